@@ -1,0 +1,313 @@
+"""Klaverjassen bots (also used by Kraken): a hand evaluator, trump choice, and card play.
+
+Bots are Numba functions selected by a kind id, with one float64 parameter row per seat (the
+PARAMS below, by name in configs). A bot sees its own hand and the public slots of the deal
+state: trump, declarer, the current trick, the cards played, and the voids each seat has shown.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simcards._jit import kernel
+
+from simcards.cards import lowest_bit_index, nth_bit_index, popcount
+from simcards.games._trick import TRUMP, beating_mask, power, suit_mask
+from simcards.games.klaverjas._kernels import (
+    S_DECLARER,
+    S_HAND,
+    S_LEADER,
+    S_N_PLAYED,
+    S_PLAYED,
+    S_TO_MOVE,
+    S_TRICK,
+    S_TRUMP,
+    S_VOIDS,
+    S_WIN_POS,
+    card_points,
+    hand_melds,
+    trick_roem,
+)
+from simcards.games.klaverjas.rules import R9, R10, RA, RJ
+from simcards.rng import randint
+
+RANDOM, HEURISTIC = 0, 1
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+
+# (name, default, meaning): the parameter row of a bot, in this order.
+PARAMS = (
+    ("w_trump_jack", 30.0, "evaluator: holding the jack of trump"),
+    ("w_trump_nine", 20.0, "evaluator: holding the nine of trump"),
+    ("w_trump_ace", 10.0, "evaluator: holding the ace of trump"),
+    ("w_trump_card", 8.0, "evaluator: each trump held (jack, nine and ace included)"),
+    ("w_side_ace", 12.0, "evaluator: each ace of a plain suit"),
+    ("w_guarded_ten", 7.0, "evaluator: each plain ten held with its ace or two more cards"),
+    ("w_void", 4.0, "evaluator: each plain suit the hand is void in"),
+    ("w_roem", 0.5, "evaluator: per point of the hand's own melds (stuk included)"),
+    ("declare_threshold", 60.0, "free trump selection: take the game when the best suit's "
+                                "estimate reaches this"),
+    ("pull_trumps_min", 3.0, "declaring side leads trumps while holding at least this many "
+                             "(always when holding the highest trump left)"),
+    ("contest_points", 10.0, "try to win a trick not yet safe when it holds at least this many "
+                             "card points"),
+)
+N_PARAMS = len(PARAMS)
+(P_W_JACK, P_W_NINE, P_W_TRUMP_ACE, P_W_TRUMP, P_W_SIDE_ACE, P_W_TEN, P_W_VOID, P_W_ROEM,
+ P_DECLARE, P_PULL_TRUMPS, P_CONTEST) = range(N_PARAMS)
+FULL32 = np.int64(0xFFFFFFFF)
+
+
+def default_params() -> np.ndarray:
+    return np.array([p[1] for p in PARAMS], dtype=np.float64)
+
+
+# ---------------------------------------------------------------- hand evaluation and contract
+
+
+@kernel
+def evaluate_hand(hand, trump, T, params):
+    """Estimated strength of ``hand`` with ``trump`` as trump: a weighted sum of documented
+    features (trump jack, nine, ace, trump length, plain aces, guarded tens, voids, own melds).
+    The default weights put it roughly on the scale of card points the hand brings in."""
+    trump_byte = (hand >> (8 * trump)) & 0xFF
+    est = params[P_W_TRUMP] * popcount(trump_byte)
+    if trump_byte >> RJ & 1:
+        est += params[P_W_JACK]
+    if trump_byte >> R9 & 1:
+        est += params[P_W_NINE]
+    if trump_byte >> RA & 1:
+        est += params[P_W_TRUMP_ACE]
+    for suit in range(4):
+        if suit == trump:
+            continue
+        byte = (hand >> (8 * suit)) & 0xFF
+        if byte == 0:
+            est += params[P_W_VOID]
+            continue
+        has_ace = byte >> RA & 1
+        if has_ace:
+            est += params[P_W_SIDE_ACE]
+        if byte >> R10 & 1 and (has_ace or popcount(byte) >= 3):
+            est += params[P_W_TEN]
+    est += params[P_W_ROEM] * hand_melds(hand, trump, T)
+    return est
+
+
+@kernel
+def best_trump(hand, T, params):
+    """(suit, estimate) of the suit the evaluator likes best for ``hand`` (lowest suit on ties)."""
+    best_suit, best_est = 0, -1e18
+    for suit in range(4):
+        est = evaluate_hand(hand, suit, T, params)
+        if est > best_est:
+            best_suit, best_est = suit, est
+    return best_suit, best_est
+
+
+@kernel
+def choose_trump(kind, hand, T, params, rng):
+    """Trump named by a bot that must play: its evaluator's favourite, or a random suit."""
+    if kind == RANDOM:
+        suit = randint(rng, 4)
+        return suit, evaluate_hand(hand, suit, T, params)
+    return best_trump(hand, T, params)
+
+
+@kernel
+def wants_to_declare(kind, hand, T, params):
+    """``free`` trump selection: (takes the game?, suit, estimate)."""
+    suit, est = best_trump(hand, T, params)
+    if kind == RANDOM:
+        return False, suit, est
+    return est >= params[P_DECLARE], suit, est
+
+
+# ---------------------------------------------------------------- card play
+
+
+@kernel
+def _extreme(mask, T, trump, highest):
+    """The card of ``mask`` with the highest (or lowest) power."""
+    best = -1
+    rest = mask
+    while rest:
+        card = lowest_bit_index(rest)
+        p, q = power(T, trump, card), power(T, trump, best)
+        if best < 0 or (p > q) == highest and p != q:
+            best = card
+        rest &= rest - 1
+    return best
+
+
+@kernel
+def _void_cards(st, seat, T):
+    """Cards ``seat`` cannot hold: every effective suit it has shown a void in."""
+    voids = st[S_VOIDS + seat]
+    trump = st[S_TRUMP]
+    out = np.int64(0)
+    for s in range(5):
+        if voids >> s & 1:
+            out |= suit_mask(T, trump, s)
+    return out
+
+
+@kernel
+def _opponents_may_beat(card, st, T, seat, unseen):
+    """Could an opponent who plays after ``seat`` in this trick take it from ``card``?"""
+    n = st[S_N_PLAYED]
+    for pos in range(n + 1, 4):
+        other = (st[S_LEADER] + pos) % 4
+        if (other & 1) == (seat & 1):
+            continue
+        possible = unseen & ~_void_cards(st, other, T)
+        if beating_mask(possible, card, T, st[S_TRUMP]) != 0:
+            return True
+    return False
+
+
+@kernel
+def _cost(card, trump, T):
+    """How much a card is worth keeping: its points, its rank, and more for a trump."""
+    c = card_points(T, trump, card) + 2 * power(T, trump, card)
+    if (card >> 3) == trump:
+        c += 15
+    return c
+
+
+@kernel
+def _cheapest(mask, st, T, roem_weight, trick_mask):
+    """The card of ``mask`` that costs least to give up, counting roem it would add to the
+    trick at ``roem_weight`` (positive: feeding the opponents costs; negative: our gain)."""
+    trump = st[S_TRUMP]
+    base_roem = trick_roem(trick_mask, trump, T)
+    best, best_cost = -1, 1e18
+    rest = mask
+    while rest:
+        card = lowest_bit_index(rest)
+        c = _cost(card, trump, T) + roem_weight * (
+            trick_roem(trick_mask | (np.int64(1) << card), trump, T) - base_roem)
+        if c < best_cost:
+            best, best_cost = card, c
+        rest &= rest - 1
+    return best
+
+
+@kernel
+def _smear(legal, st, T, trick_mask):
+    """Partner surely wins: give the most points (plain cards first), counting roem we make."""
+    trump = st[S_TRUMP]
+    plain = legal & ~suit_mask(T, trump, TRUMP)
+    pool = plain if plain != 0 else legal
+    base_roem = trick_roem(trick_mask, trump, T)
+    best, best_value = -1, -1e18
+    rest = pool
+    while rest:
+        card = lowest_bit_index(rest)
+        value = card_points(T, trump, card) * 1.0 - 0.1 * power(T, trump, card)
+        if plain == 0:  # only trumps: keep the strong ones
+            value = -_cost(card, trump, T) * 1.0
+        value += trick_roem(trick_mask | (np.int64(1) << card), trump, T) - base_roem
+        if value > best_value:
+            best, best_value = card, value
+        rest &= rest - 1
+    return best
+
+
+@kernel
+def _lead(seat, hand, legal, st, T, params, unseen):
+    trump = st[S_TRUMP]
+    trump_cards = suit_mask(T, trump, TRUMP)
+    my_trumps = hand & trump_cards
+    declaring = (seat & 1) == (st[S_DECLARER] & 1)
+    opp_trumps = np.int64(0)
+    for opp in ((seat + 1) % 4, (seat + 3) % 4):
+        if not (st[S_VOIDS + opp] >> TRUMP & 1):
+            opp_trumps |= unseen & trump_cards
+    # the declaring side pulls trumps: the boss trump always, a low one while long in trumps
+    if declaring and my_trumps != 0 and opp_trumps != 0:
+        top = _extreme(my_trumps | (unseen & trump_cards), T, trump, True)
+        if my_trumps >> top & 1:
+            return top
+        if popcount(my_trumps) >= params[P_PULL_TRUMPS]:
+            return _extreme(my_trumps, T, trump, False)
+    # cash a plain-suit boss card no opponent is known to ruff
+    best, best_points = -1, -1
+    for suit in range(4):
+        mine = hand & suit_mask(T, trump, suit)
+        if mine == 0:
+            continue
+        top = _extreme(mine | (unseen & suit_mask(T, trump, suit)), T, trump, True)
+        if not (mine >> top & 1):
+            continue
+        ruffed = False
+        for opp in ((seat + 1) % 4, (seat + 3) % 4):
+            v = st[S_VOIDS + opp]
+            if v >> suit & 1 and not (v >> TRUMP & 1) and opp_trumps != 0:
+                ruffed = True
+        if not ruffed and card_points(T, trump, top) > best_points:
+            best, best_points = top, card_points(T, trump, top)
+    if best >= 0:
+        return best
+    # otherwise lead low from a plain suit, never away from an unguarded ten
+    pool = legal & ~trump_cards
+    safe = np.int64(0)
+    for suit in range(4):
+        mine = pool & suit_mask(T, trump, suit)
+        if mine == 0:
+            continue
+        ten = np.int64(1) << (suit * 8 + R10)
+        ace = np.int64(1) << (suit * 8 + RA)
+        if mine & ten and not (mine & ace) and unseen & ace and popcount(mine) <= 2:
+            continue
+        safe |= mine
+    if safe == 0:
+        safe = pool if pool != 0 else legal
+    return _cheapest(safe, st, T, 0.0, np.int64(0))
+
+
+@kernel
+def heuristic_card(seat, legal, st, T, params):
+    """A sensible card: pull trumps as the strong declaring side, win cheaply, smear points on a
+    trick the partner surely wins, duck and keep high cards when the trick is lost, and avoid
+    feeding roem or points to the opponents."""
+    if legal & (legal - 1) == 0:
+        return lowest_bit_index(legal)
+    hand = st[S_HAND + seat]
+    unseen = FULL32 & ~st[S_PLAYED] & ~hand
+    n = st[S_N_PLAYED]
+    if n == 0:
+        return _lead(seat, hand, legal, st, T, params, unseen)
+    trump = st[S_TRUMP]
+    trick_mask = np.int64(0)
+    trick_points = 0
+    for i in range(n):
+        trick_mask |= np.int64(1) << st[S_TRICK + i]
+        trick_points += card_points(T, trump, st[S_TRICK + i])
+    winner_pos = st[S_WIN_POS]
+    best = st[S_TRICK + winner_pos]
+    partner_winning = n >= 2 and winner_pos == n - 2
+    if partner_winning:
+        if not _opponents_may_beat(best, st, T, seat, unseen):
+            return _smear(legal, st, T, trick_mask)
+        return _cheapest(legal, st, T, 0.0, trick_mask)
+    winners = beating_mask(legal, best, T, trump)
+    if winners != 0:
+        safe = np.int64(0)
+        rest = winners
+        while rest:
+            card = lowest_bit_index(rest)
+            if not _opponents_may_beat(card, st, T, seat, unseen):
+                safe |= np.int64(1) << card
+            rest &= rest - 1
+        if safe != 0:
+            return _cheapest(safe, st, T, -1.0, trick_mask)
+        if trick_points >= params[P_CONTEST]:
+            return _cheapest(winners, st, T, -1.0, trick_mask)
+    return _cheapest(legal, st, T, 1.0, trick_mask)
+
+
+@kernel
+def choose_card(kind, legal, st, T, params, rng):
+    """The card the bot of ``kind`` plays for the seat to move."""
+    if kind == RANDOM:
+        return nth_bit_index(legal, randint(rng, popcount(legal)))
+    return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

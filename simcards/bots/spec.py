@@ -1,0 +1,91 @@
+"""Bot specs from users (Python or TOML) -> the kind ids and parameter rows kernels take.
+
+Accepted forms, for every game:
+- ``"heuristic"``: the same bot at every seat;
+- ``["heuristic", "random", "heuristic", "random"]``: one per seat;
+- ``{"kind": "heuristic", "params": {"kraak_threshold": 70}}`` alone or in such a list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class BotFamily:
+    """The bots of one game: kind names -> kernel ids, and the parameter row (name, default,
+    meaning) every seat carries."""
+
+    kinds: dict[str, int]
+    params: tuple[tuple[str, float, str], ...]
+
+    def defaults(self) -> np.ndarray:
+        return np.array([p[1] for p in self.params], dtype=np.float64)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(p[0] for p in self.params)
+
+
+def _per_seat(spec: Any, n_seats: int) -> list | None:
+    if isinstance(spec, (str, dict)):
+        return [spec] * n_seats
+    if isinstance(spec, (list, tuple)) and len(spec) == n_seats:
+        return list(spec)
+    return None
+
+
+def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"):
+    """Every problem of ``spec`` as (key path, bad value, what is allowed)."""
+    seats = _per_seat(spec, n_seats)
+    kinds = ", ".join(repr(k) for k in family.kinds)
+    if seats is None:
+        return [(where, spec, f"a bot name ({kinds}), a table with 'kind' and 'params', "
+                              f"or a list of {n_seats} of those, one per seat")]
+    problems = []
+    for seat, item in enumerate(seats):
+        path = where if isinstance(spec, (str, dict)) else f"{where}[{seat}]"
+        if isinstance(spec, (str, dict)) and seat > 0:
+            break
+        if isinstance(item, str):
+            item = {"kind": item}
+        if not isinstance(item, dict):
+            problems.append((path, item, f"a bot name ({kinds}) or a table with 'kind' and 'params'"))
+            continue
+        for key in item:
+            if key not in ("kind", "params"):
+                problems.append((f"{path}.{key}", item[key], "only the keys 'kind' and 'params'"))
+        kind = item.get("kind")
+        if kind not in family.kinds:
+            problems.append((f"{path}.kind", kind, f"one of {kinds}"))
+        params = item.get("params", {})
+        if not isinstance(params, dict):
+            problems.append((f"{path}.params", params, "a table of parameter = number"))
+            continue
+        for name, value in params.items():
+            if name not in family.param_names:
+                problems.append((f"{path}.params.{name}", value,
+                                 "a known parameter: " + ", ".join(family.param_names)))
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append((f"{path}.params.{name}", value, "a number"))
+    return problems
+
+
+def resolve_bots(spec: Any, family: BotFamily, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
+    """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem."""
+    problems = bot_problems(spec, family, n_seats)
+    if problems:
+        raise ValueError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"
+                                   for path, value, allowed in problems))
+    kinds = np.empty(n_seats, dtype=np.int64)
+    params = np.tile(family.defaults(), (n_seats, 1))
+    for seat, item in enumerate(_per_seat(spec, n_seats)):
+        if isinstance(item, str):
+            item = {"kind": item}
+        kinds[seat] = family.kinds[item["kind"]]
+        for name, value in item.get("params", {}).items():
+            params[seat, family.param_names.index(name)] = float(value)
+    return kinds, params

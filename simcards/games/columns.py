@@ -1,0 +1,38 @@
+"""Column specs: the one place where each dataset column's name, dtype and meaning live.
+
+Kernels write an int64 matrix with one row per column (in spec order); `to_frame` casts each
+row to the spec's dtype. The README's dataset table and `simcards rulesets --columns` print
+these specs, so the docs cannot drift from the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: type[pl.DataType] | pl.DataType
+    doc: str
+
+
+def per_seat(name: str, dtype, doc: str, n: int = 4) -> tuple[Column, ...]:
+    return tuple(Column(f"{name}_{i}", dtype, doc.format(i=i)) for i in range(n))
+
+
+def per_team(name: str, dtype, doc: str) -> tuple[Column, ...]:
+    return tuple(Column(f"{name}_{t}", dtype, doc.format(team=t, seats=f"{t} and {t + 2}"))
+                 for t in range(2))
+
+
+def column_index(columns: tuple[Column, ...]) -> dict[str, int]:
+    return {c.name: i for i, c in enumerate(columns)}
+
+
+def to_frame(columns: tuple[Column, ...], matrix: np.ndarray) -> pl.DataFrame:
+    """One polars column per matrix row, cast to its spec's (small) dtype."""
+    return pl.DataFrame([pl.Series(c.name, matrix[i]).cast(c.dtype) for i, c in enumerate(columns)])

@@ -1,0 +1,255 @@
+"""Klaverjassen rules as Numba kernels: legal moves, applying a card, roem, pit, nat, score.
+
+A deal in progress is one int64 array (the S_* slots below). The batch loop (_play.py) and the
+interactive `State` (game.py) both advance it with `apply_card`, so there is one implementation
+of the rules. Bots read only the public slots and their own hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simcards._jit import kernel
+
+from simcards.cards import lowest_bit_index
+from simcards.games._trick import TRUMP, beats, eff_suit, suit_mask
+from simcards.games.klaverjas.rules import (
+    LAST_TRICK_BONUS,
+    R_AMSTERDAM,
+    R_DEFENDERS_PIT,
+    R_PIT_BONUS,
+    R_TABLE_ROEM,
+    STUK_VALUE,
+    T_HAND_FOUR,
+    T_HAND_RUN,
+    T_HIGHER,
+    T_POINTS,
+    T_RULES,
+    T_STUK,
+    T_TABLE_FOUR,
+    T_TABLE_RUN,
+    TOTAL_CARD_POINTS,
+)
+
+# ---- deal state slots (int64 array of length STATE_SIZE)
+S_HAND = 0  # 0..3: hands still held
+S_TRUMP = 4
+S_DECLARER = 5  # seat that plays the game
+S_LEADER = 6  # seat that led the current trick
+S_N_PLAYED = 7  # cards in the current trick
+S_TRICK = 8  # 8..11: cards of the current trick in play order
+S_PLAYED = 12  # mask of every card played so far (current trick included)
+S_VOIDS = 13  # 13..16: per seat, bit s set when the seat is known to hold no card of eff. suit s
+S_TRICK_NO = 17  # completed tricks
+S_POINTS = 18  # 18, 19: card points per team (last-trick bonus included)
+S_ROEM = 20  # 20, 21: table roem per team (pit bonus included at the end)
+S_TRICKS = 22  # 22, 23: tricks per team
+S_TO_MOVE = 24
+S_DEALER = 25
+S_LAST_WINNER = 26  # seat that won the last completed trick, -1 before
+S_WIN_POS = 27  # position in the current trick of the card winning it so far
+STATE_SIZE = 28
+
+N_TRICKS = 8
+
+
+@kernel
+def rule(T, slot):
+    return T[T_RULES + slot]
+
+
+@kernel
+def card_points(T, trump, card):
+    return T[T_POINTS + trump * 32 + card]
+
+
+@kernel
+def new_state(st, hands, dealer, trump, declarer):
+    """Start the play of a deal in ``st`` (forehand leads)."""
+    st[:] = 0
+    for seat in range(4):
+        st[S_HAND + seat] = hands[seat]
+    st[S_TRUMP] = trump
+    st[S_DECLARER] = declarer
+    st[S_DEALER] = dealer
+    st[S_LEADER] = (dealer + 1) % 4
+    st[S_TO_MOVE] = (dealer + 1) % 4
+    st[S_LAST_WINNER] = -1
+
+
+@kernel
+def best_trump_in_trick(st, T):
+    """The strongest trump in the current trick, or -1 (a trump in the trick always wins it)."""
+    card = st[S_TRICK + st[S_WIN_POS]]
+    if st[S_N_PLAYED] > 0 and eff_suit(T, st[S_TRUMP], card) == TRUMP:
+        return card
+    return -1
+
+
+@kernel
+def legal_mask(st, T):
+    """Mask of the cards the seat to move may play (RULES.md section 1, legal moves table)."""
+    seat = st[S_TO_MOVE]
+    hand = st[S_HAND + seat]
+    n = st[S_N_PLAYED]
+    if n == 0:
+        return hand
+    trump = st[S_TRUMP]
+    led = eff_suit(T, trump, st[S_TRICK])
+    trumps = hand & suit_mask(T, trump, TRUMP)
+    best = best_trump_in_trick(st, T)
+    higher = trumps
+    if best >= 0:
+        higher = trumps & T[T_HIGHER + trump * 32 + best]
+    if led == TRUMP:
+        if trumps == 0:
+            return hand
+        return higher if higher != 0 else trumps
+    follow = hand & suit_mask(T, trump, led)
+    if follow != 0:
+        return follow
+    if trumps == 0:
+        return hand
+    if rule(T, R_AMSTERDAM) == 0:
+        return higher if higher != 0 else trumps
+    non_trumps = hand & ~suit_mask(T, trump, TRUMP)
+    if n >= 2 and st[S_WIN_POS] == n - 2:  # partner winning: free, but no undertrumping by choice
+        allowed = non_trumps | higher
+        return allowed if allowed != 0 else trumps
+    if higher != 0:
+        return higher
+    return non_trumps if non_trumps != 0 else trumps
+
+
+@kernel
+def trick_roem(trick_mask, trump, T):
+    """Table roem of the cards of one trick (sequences, four of a kind, stuk)."""
+    roem = 0
+    common = np.int64(0xFF)
+    for suit in range(4):
+        byte = (trick_mask >> (8 * suit)) & 0xFF
+        roem += T[T_TABLE_RUN + byte]
+        common &= byte
+    if common != 0:
+        roem += T[T_TABLE_FOUR + lowest_bit_index(common)]
+    stuk = T[T_STUK + trump]
+    if trick_mask & stuk == stuk:
+        roem += STUK_VALUE
+    return roem
+
+
+@kernel
+def hand_melds(hand, trump, T):
+    """Total of a hand's melds (RULES.md section 2): runs, four of a kind, stuk of ``trump``
+    (no stuk when trump < 0)."""
+    total = 0
+    common = np.int64(0xFF)
+    for suit in range(4):
+        byte = (hand >> (8 * suit)) & 0xFF
+        total += T[T_HAND_RUN + byte]
+        common &= byte
+    while common != 0:
+        total += T[T_HAND_FOUR + lowest_bit_index(common)]
+        common &= common - 1
+    if trump >= 0:
+        stuk = T[T_STUK + trump]
+        if hand & stuk == stuk:
+            total += STUK_VALUE
+    return total
+
+
+@kernel
+def apply_card(st, card, T):
+    """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
+    trick when it is the fourth card; returns True when that ended the deal."""
+    seat = st[S_TO_MOVE]
+    n = st[S_N_PLAYED]
+    trump = st[S_TRUMP]
+    bit = np.int64(1) << card
+    if n > 0:
+        led = eff_suit(T, trump, st[S_TRICK])
+        plain = eff_suit(T, trump, card)
+        if plain != led:
+            st[S_VOIDS + seat] |= np.int64(1) << led
+            # playing a plain card when forced to trump shows a void in trumps: always in
+            # Rotterdam; in Amsterdam when no trump lies in the trick yet and an opponent leads it
+            if led != TRUMP and plain != TRUMP:
+                forced = rule(T, R_AMSTERDAM) == 0
+                if not forced and best_trump_in_trick(st, T) < 0:
+                    forced = not (n >= 2 and st[S_WIN_POS] == n - 2)
+                if forced:
+                    st[S_VOIDS + seat] |= np.int64(1) << TRUMP
+    if n == 0:
+        st[S_WIN_POS] = 0
+    elif beats(card, st[S_TRICK + st[S_WIN_POS]], T, trump):
+        st[S_WIN_POS] = n
+    st[S_HAND + seat] &= ~bit
+    st[S_TRICK + n] = card
+    st[S_PLAYED] |= bit
+    n += 1
+    if n < 4:
+        st[S_N_PLAYED] = n
+        st[S_TO_MOVE] = (seat + 1) % 4
+        return False
+    return complete_trick(st, T)
+
+
+@kernel
+def complete_trick(st, T):
+    trump = st[S_TRUMP]
+    leader = st[S_LEADER]
+    winner = (leader + st[S_WIN_POS]) % 4
+    team = winner & 1
+    points = 0
+    mask = np.int64(0)
+    for i in range(4):
+        card = st[S_TRICK + i]
+        points += card_points(T, trump, card)
+        mask |= np.int64(1) << card
+    st[S_TRICK_NO] += 1
+    if st[S_TRICK_NO] == N_TRICKS:
+        points += LAST_TRICK_BONUS
+    st[S_POINTS + team] += points
+    if rule(T, R_TABLE_ROEM) != 0:
+        st[S_ROEM + team] += trick_roem(mask, trump, T)
+    st[S_TRICKS + team] += 1
+    st[S_LEADER] = winner
+    st[S_TO_MOVE] = winner
+    st[S_N_PLAYED] = 0
+    st[S_LAST_WINNER] = winner
+    if st[S_TRICK_NO] == N_TRICKS:
+        award_pit(st, T)
+        return True
+    return False
+
+
+@kernel
+def award_pit(st, T):
+    """Pit bonus as roem for a team that took every trick (defenders only if allowed)."""
+    for team in range(2):
+        if st[S_TRICKS + team] == N_TRICKS:
+            if team == (st[S_DECLARER] & 1) or rule(T, R_DEFENDERS_PIT) != 0:
+                st[S_ROEM + team] += rule(T, R_PIT_BONUS)
+
+
+@kernel
+def is_nat(playing_total, other_total, nat_on_tie):
+    """Does the playing team, with these totals (points plus roem), go nat?"""
+    if nat_on_tie != 0:
+        return playing_total <= other_total
+    return playing_total < other_total
+
+
+@kernel
+def klaverjas_score(points, roem, declarer_team, nat_on_tie, out):
+    """Per-deal score of plain Klaverjassen into ``out[0:2]``; returns True when nat.
+    A nat team scores 0 and the other team 162 plus all roem."""
+    playing = declarer_team
+    other = 1 - playing
+    nat = is_nat(points[playing] + roem[playing], points[other] + roem[other], nat_on_tie)
+    if nat:
+        out[playing] = 0
+        out[other] = TOTAL_CARD_POINTS + roem[0] + roem[1]
+    else:
+        out[0] = points[0] + roem[0]
+        out[1] = points[1] + roem[1]
+    return nat

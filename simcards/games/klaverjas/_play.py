@@ -1,0 +1,140 @@
+"""The Klaverjassen batch kernel: deal, choose the contract, play out with bots, score.
+
+`simulate_batch` writes one column per row of an int64 matrix (DEAL_COLUMNS order); every deal
+draws only from its own (seed, deal index) streams, so any slice of a run can be recomputed
+alone and `replay_deal` retraces a single deal card by card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simcards._jit import driver, kernel
+
+from simcards.bots.klaverjas import choose_card, choose_trump, evaluate_hand, wants_to_declare
+from simcards.games.columns import column_index
+from simcards.games.klaverjas._kernels import (
+    S_DECLARER,
+    S_HAND,
+    S_POINTS,
+    S_ROEM,
+    S_TO_MOVE,
+    S_TRICKS,
+    S_TRUMP,
+    STATE_SIZE,
+    apply_card,
+    hand_melds,
+    klaverjas_score,
+    legal_mask,
+    new_state,
+)
+from simcards.games.klaverjas.columns import DEAL_COLUMNS
+from simcards.games.klaverjas.rules import (
+    R_NAT_ON_TIE,
+    R_TRUMP_SELECTION,
+    T_RULES,
+    SEL_FREE,
+    SEL_RANDOM,
+)
+from simcards.rng import STREAM_CONTRACT, STREAM_DEAL, STREAM_PLAY, deal_hands, randint, reset_stream
+
+_C = column_index(DEAL_COLUMNS)
+C_DEAL_INDEX, C_DEALER, C_HAND = _C["deal_index"], _C["dealer"], _C["hand_0"]
+C_TRUMP, C_DECLARER, C_ESTIMATE = _C["trump"], _C["declarer"], _C["estimate"]
+C_POINTS, C_ROEM, C_TRICKS = _C["points_0"], _C["roem_0"], _C["tricks_0"]
+C_PIT, C_NAT, C_SCORE, C_ROEM_HAND = _C["pit"], _C["nat"], _C["score_0"], _C["roem_hand_0"]
+N_COLUMNS = len(DEAL_COLUMNS)
+
+
+@kernel
+def deal_cards(seed, index, hands, deck, rng):
+    """Hands of deal ``index`` of a run with ``seed`` into ``hands``; returns the dealer."""
+    reset_stream(rng, seed, index, STREAM_DEAL)
+    deal_hands(rng, deck, 4, 8, hands)
+    return index % 4
+
+
+@kernel
+def choose_contract(hands, dealer, T, bot_kind, bot_params, rng):
+    """(trump, declarer, declarer's estimate) by the ruleset's trump selection."""
+    forehand = (dealer + 1) % 4
+    selection = T[T_RULES + R_TRUMP_SELECTION]
+    if selection == SEL_RANDOM:
+        trump = randint(rng, 4)
+        return trump, forehand, evaluate_hand(hands[forehand], trump, T, bot_params[forehand])
+    if selection == SEL_FREE:
+        for k in range(4):
+            seat = (forehand + k) % 4
+            takes, suit, est = wants_to_declare(bot_kind[seat], hands[seat], T, bot_params[seat])
+            if takes:
+                return suit, seat, est
+    suit, est = choose_trump(bot_kind[forehand], hands[forehand], T, bot_params[forehand], rng)
+    return suit, forehand, est
+
+
+@kernel
+def play_out(st, T, bot_kind, bot_params, rng, trace):
+    """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``."""
+    k = 0
+    while True:
+        seat = st[S_TO_MOVE]
+        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
+        trace[k] = card
+        k += 1
+        if apply_card(st, card, T):
+            return
+
+
+@driver
+def simulate_batch(seed, start, n, T, bot_kind, bot_params):
+    """Deals start .. start+n-1 of a run: an int64 matrix, one row per DEAL_COLUMNS column."""
+    out = np.empty((N_COLUMNS, n), dtype=np.int64)
+    hands = np.empty(4, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    trace = np.empty(32, dtype=np.int64)
+    score = np.empty(2, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    for k in range(n):
+        index = start + k
+        dealer = deal_cards(seed, index, hands, deck, rng)
+        reset_stream(rng, seed, index, STREAM_CONTRACT)
+        trump, declarer, est = choose_contract(hands, dealer, T, bot_kind, bot_params, rng)
+        new_state(st, hands, dealer, trump, declarer)
+        reset_stream(rng, seed, index, STREAM_PLAY)
+        play_out(st, T, bot_kind, bot_params, rng, trace)
+        nat = klaverjas_score(st[S_POINTS:S_POINTS + 2], st[S_ROEM:S_ROEM + 2], declarer & 1,
+                              T[T_RULES + R_NAT_ON_TIE], score)
+        out[C_DEAL_INDEX, k] = index
+        out[C_DEALER, k] = dealer
+        out[C_TRUMP, k] = trump
+        out[C_DECLARER, k] = declarer
+        out[C_ESTIMATE, k] = np.int64(np.round(est))
+        for seat in range(4):
+            out[C_HAND + seat, k] = hands[seat]
+            out[C_ROEM_HAND + seat, k] = hand_melds(hands[seat], trump, T)
+        for team in range(2):
+            out[C_POINTS + team, k] = st[S_POINTS + team]
+            out[C_ROEM + team, k] = st[S_ROEM + team]
+            out[C_TRICKS + team, k] = st[S_TRICKS + team]
+            out[C_SCORE + team, k] = score[team]
+        out[C_PIT, k] = st[S_TRICKS] == 8 or st[S_TRICKS + 1] == 8
+        out[C_NAT, k] = nat
+    return out
+
+
+@driver
+def replay_deal(seed, index, T, bot_kind, bot_params):
+    """Deal ``index`` as a run with ``seed`` plays it: (hands, dealer, trump, declarer, estimate,
+    cards in play order)."""
+    hands = np.empty(4, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    trace = np.empty(32, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    dealer = deal_cards(seed, index, hands, deck, rng)
+    reset_stream(rng, seed, index, STREAM_CONTRACT)
+    trump, declarer, est = choose_contract(hands, dealer, T, bot_kind, bot_params, rng)
+    new_state(st, hands, dealer, trump, declarer)
+    reset_stream(rng, seed, index, STREAM_PLAY)
+    play_out(st, T, bot_kind, bot_params, rng, trace)
+    return hands, dealer, trump, declarer, est, trace

@@ -1,0 +1,22 @@
+"""Dataset columns of Klaverjassen deals (one row per deal). Teams: 0 = seats 0 and 2,
+1 = seats 1 and 3. Hands are the dealt cards as bitmasks of card ids (RULES.md section 0)."""
+
+import polars as pl
+
+from simcards.games.columns import Column, per_seat, per_team
+
+DEAL_COLUMNS = (
+    Column("deal_index", pl.Int64, "global deal number in the run, from 0; (seed, deal_index) regenerates the deal"),
+    Column("dealer", pl.Int8, "dealer seat (deal_index mod 4); forehand = dealer + 1 leads"),
+    *per_seat("hand", pl.UInt32, "cards dealt to seat {i}, bitmask of card ids"),
+    Column("trump", pl.Int8, "trump suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades"),
+    Column("declarer", pl.Int8, "seat that plays the game (named trump)"),
+    Column("estimate", pl.Int16, "declarer's hand-evaluator estimate for the trump, rounded"),
+    *per_team("points", pl.Int16, "card points of team {team} (seats {seats}), last-trick 10 included"),
+    *per_team("roem", pl.Int16, "table roem of team {team}, pit bonus included"),
+    *per_team("tricks", pl.Int8, "tricks taken by team {team}"),
+    Column("pit", pl.Boolean, "one team took all eight tricks"),
+    Column("nat", pl.Boolean, "the playing team went nat"),
+    *per_team("score", pl.Int16, "score of team {team} for the deal"),
+    *per_seat("roem_hand", pl.Int16, "total of seat {i}'s hand melds with the deal's trump (runs, four of a kind, stuk)"),
+)

@@ -1,0 +1,189 @@
+"""Python API of Klaverjassen: `simcards.load("klaverjas-rotterdam")` and the interactive State."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simcards.bots import klaverjas as kbots
+from simcards.bots.spec import BotFamily
+from simcards.cards import DECK32, SUITS, suit_index
+from simcards.games.base import Game, IllegalMove, check_count
+from simcards.games.klaverjas import _kernels as K
+from simcards.games.klaverjas import _play
+from simcards.games.klaverjas.columns import DEAL_COLUMNS
+from simcards.games.klaverjas.rules import OPTIONS, R_NAT_ON_TIE, RULES_VERSION, T_RULES, build_tables
+
+KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
+
+
+def parse_deal(hands: Any, deck=DECK32, n_seats: int = 4, hand_size: int = 8) -> np.ndarray:
+    """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
+    if not isinstance(hands, (list, tuple)) or len(hands) != n_seats:
+        raise ValueError(f"hands must be a list of {n_seats} hands of {hand_size} card codes")
+    masks = np.zeros(n_seats, dtype=np.int64)
+    seen = 0
+    for seat, hand in enumerate(hands):
+        mask = deck.parse_hand(hand)
+        count = bin(mask).count("1")
+        if count != hand_size:
+            raise ValueError(f"hand {seat} has {count} cards; each hand holds {hand_size}")
+        twice = seen & mask
+        if twice:
+            raise ValueError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
+        seen |= mask
+        masks[seat] = mask
+    return masks
+
+
+class KlaverjasGame(Game):
+    deck = DECK32
+    n_seats = 4
+    option_specs = OPTIONS
+    rules_version = RULES_VERSION
+    bots = KLAVERJAS_BOTS
+    deal_columns = DEAL_COLUMNS
+    amsterdam = False
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.tables = build_tables(self.options, self.amsterdam)
+
+    def _simulate_matrix(self, seed, start, n, kinds, params):
+        return _play.simulate_batch(seed, start, n, self.tables, kinds, params)
+
+    def deal(self, hands=None, dealer: int = 0, trump=None, declarer=None, *, seed=None,
+             index=None, bots: Any = "heuristic") -> "KlaverjasState":
+        """A deal ready to play: given hands (card codes) or deal ``index`` of a run with ``seed``.
+        Without ``trump`` the bots choose the contract as a simulation would."""
+        if (seed is None) != (index is None):
+            raise ValueError("give both seed and index, or neither")
+        if seed is not None and hands is not None:
+            raise ValueError("give either hands or seed and index, not both")
+        kinds, params = self.resolve_bots(bots)
+        rng = np.empty(1, dtype=np.uint64)
+        if seed is not None:
+            seed, index = check_count("seed", seed), check_count("index", index)
+            masks = np.empty(4, dtype=np.int64)
+            dealer = _play.deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
+        elif hands is None:
+            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+        else:
+            masks = parse_deal(hands)
+            if dealer not in range(4):
+                raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+        if trump is None:
+            from simcards.rng import STREAM_CONTRACT, reset_stream
+
+            reset_stream(rng, seed or 0, index or 0, STREAM_CONTRACT)
+            chosen, chooser, _ = _play.choose_contract(masks, dealer, self.tables, kinds, params, rng)
+            trump = chosen
+            declarer = chooser if declarer is None else declarer
+        else:
+            trump = suit_index(trump) if isinstance(trump, str) else trump
+            if trump not in range(4):
+                raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+        if declarer is None:
+            declarer = (dealer + 1) % 4
+        if declarer not in range(4):
+            raise ValueError(f"declarer = {declarer!r} is not a seat; seats are 0, 1, 2, 3")
+        return KlaverjasState(self, masks, dealer, trump, declarer)
+
+    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+        """Deal ``index`` of a run with ``seed`` and ``bots``, trick by trick."""
+        kinds, params = self.resolve_bots(bots)
+        hands, dealer, trump, declarer, est, trace = _play.replay_deal(
+            check_count("seed", seed), check_count("index", index), self.tables, kinds, params)
+        state = KlaverjasState(self, hands, dealer, trump, declarer)
+        tricks = []
+        for k, card in enumerate(trace):
+            if k % 4 == 0:
+                tricks.append({"leader": state.to_move, "cards": []})
+            seat = state.to_move
+            state.play(self.deck.code(int(card)))
+            tricks[-1]["cards"].append((seat, self.deck.code(int(card))))
+            if k % 4 == 3:
+                tricks[-1]["winner"] = int(state._st[K.S_LAST_WINNER])
+        return {"hands": [self.deck.hand_codes(int(h)) for h in hands], "dealer": int(dealer),
+                "trump": SUITS[trump], "declarer": int(declarer), "estimate": float(est),
+                "tricks": tricks, "result": state.result()}
+
+
+class KlaverjasRotterdam(KlaverjasGame):
+    name = "klaverjas-rotterdam"
+    summary = "Klaverjassen, Rotterdam rules: always trump (over) when you cannot follow"
+
+
+class KlaverjasAmsterdam(KlaverjasGame):
+    name = "klaverjas-amsterdam"
+    amsterdam = True
+    summary = "Klaverjassen, Amsterdam rules: no need to trump over your partner's winning trick"
+
+
+class KlaverjasState:
+    """One deal being played by hand: `legal_moves()`, `play(code)`, `result()`."""
+
+    def __init__(self, game: KlaverjasGame, hands, dealer: int, trump: int, declarer: int):
+        self.game = game
+        self.trump = int(trump)
+        self.declarer = int(declarer)
+        self.dealer = int(dealer)
+        self.dealt = [int(h) for h in hands]
+        self._st = np.empty(K.STATE_SIZE, dtype=np.int64)
+        K.new_state(self._st, np.asarray(hands, dtype=np.int64), dealer, trump, declarer)
+        self.history: list[tuple[int, str]] = []
+
+    def __repr__(self) -> str:
+        return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
+                f"{len(self.history)} cards played, seat {self.to_move} to move>")
+
+    @property
+    def to_move(self) -> int:
+        return int(self._st[K.S_TO_MOVE])
+
+    @property
+    def is_over(self) -> bool:
+        return int(self._st[K.S_TRICK_NO]) == K.N_TRICKS
+
+    def hand(self, seat: int) -> list[str]:
+        return self.game.deck.hand_codes(int(self._st[K.S_HAND + seat]))
+
+    @property
+    def trick(self) -> list[str]:
+        """Cards of the trick in progress, in play order."""
+        n = int(self._st[K.S_N_PLAYED])
+        return [self.game.deck.code(int(c)) for c in self._st[K.S_TRICK:K.S_TRICK + n]]
+
+    def legal_moves(self) -> list[str]:
+        if self.is_over:
+            return []
+        return self.game.deck.hand_codes(int(K.legal_mask(self._st, self.game.tables)))
+
+    def play(self, code: str) -> "KlaverjasState":
+        if self.is_over:
+            raise IllegalMove(f"{code!r} cannot be played: the deal is over")
+        card = self.game.deck.card_id(code)
+        legal = self.legal_moves()
+        if self.game.deck.code(card) not in legal:
+            raise IllegalMove(f"{code!r} is not a legal card for seat {self.to_move} now; "
+                              f"legal: {', '.join(legal)}")
+        self.history.append((self.to_move, self.game.deck.code(card)))
+        K.apply_card(self._st, card, self.game.tables)
+        return self
+
+    def result(self) -> dict:
+        """Points, roem, tricks, pit, nat and score per team (valid once `is_over`)."""
+        if not self.is_over:
+            raise ValueError(f"the deal is not over: {len(self.history)} of 32 cards played")
+        st, T = self._st, self.game.tables
+        points = [int(st[K.S_POINTS]), int(st[K.S_POINTS + 1])]
+        roem = [int(st[K.S_ROEM]), int(st[K.S_ROEM + 1])]
+        score = np.zeros(2, dtype=np.int64)
+        nat = K.klaverjas_score(np.array(points), np.array(roem), self.declarer & 1,
+                                T[T_RULES + R_NAT_ON_TIE], score)
+        tricks = [int(st[K.S_TRICKS]), int(st[K.S_TRICKS + 1])]
+        return {"trump": SUITS[self.trump], "declarer": self.declarer, "points": points,
+                "roem": roem, "tricks": tricks, "pit": 8 in tricks, "nat": bool(nat),
+                "score": [int(s) for s in score],
+                "roem_hand": [int(K.hand_melds(h, self.trump, T)) for h in self.dealt]}
