@@ -6,6 +6,10 @@ from one deal to the next, so a deal's cards and play do not depend on chunking,
 or backend, and `game.deal(seed=s, index=i)` rebuilds deal i of a run with seed s. Streams keep
 the cards independent of the bots: changing a bot never changes who holds what.
 
+Match rulesets (a Hearts game, a 16-deal Kraken match) number their deals within the run as
+``match_index * MAX_DEALS_PER_MATCH + deal_no`` (see `match_deal_index`), so a deal is still
+regenerated from (seed, its index) and matches never share a deal.
+
 All arithmetic is uint64 with uint64 constants (a uint64 mixed with an int64 becomes float64 in
 Numba); draws are handed out as int64.
 """
@@ -19,6 +23,8 @@ STREAM_DEAL = 0  # shuffle and deal
 STREAM_CONTRACT = 1  # random trump and other contract draws
 STREAM_PLAY = 2  # random bots during play
 STREAM_MATCH = 3  # match-level draws (e.g. first dealer)
+
+MAX_DEALS_PER_MATCH = 1024
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -55,6 +61,12 @@ def reset_stream(state, seed, index, stream):
     z = _mix(np.uint64(seed) + _GOLDEN)
     z = _mix(z ^ (np.uint64(index) * _GOLDEN))
     state[0] = _mix(z ^ (np.uint64(stream + 1) * _STREAM_KEY))
+
+
+@kernel
+def match_deal_index(match_index, deal_no):
+    """Global deal index of deal ``deal_no`` (from 0) of match ``match_index``."""
+    return match_index * MAX_DEALS_PER_MATCH + deal_no
 
 
 @kernel

@@ -39,6 +39,8 @@ class Game:
     rules_version: int
     bots: BotFamily
     deal_columns: tuple[Column, ...]
+    match_columns: tuple[Column, ...] = ()
+    unit: str = "deal"  # what a run counts: "deal", or "match" where deals group into matches/games
     summary: str = ""
 
     def __init__(self, **options: Any):
@@ -54,13 +56,24 @@ class Game:
         return resolve_bots(bots, self.bots, self.n_seats)
 
     def simulate(self, n: int, seed: int = 0, bots: Any = "heuristic", start: int = 0) -> pl.DataFrame:
-        """Deals start .. start+n-1 of a run with ``seed``, one row per deal (see deal_columns).
-        The same (seed, deal index) always gives the same row, however the run is split."""
+        """Units start .. start+n-1 of a run with ``seed`` (deals; matches where ``unit`` is
+        "match"), one row per deal (see deal_columns). The same (seed, index) always gives the
+        same rows, however the run is split."""
+        return self.simulate_chunk(n, seed=seed, bots=bots, start=start)["deals"]
+
+    def simulate_chunk(self, n: int, seed: int = 0, bots: Any = "heuristic",
+                       start: int = 0) -> dict[str, pl.DataFrame]:
+        """What the runner writes for units start .. start+n-1: {"deals": frame} plus
+        {"matches": frame} for match rulesets. Validates, then calls `_simulate_frames`."""
         n = check_count("n", n)
         seed = check_count("seed", seed)
         start = check_count("start", start)
         kinds, params = self.resolve_bots(bots)
-        return to_frame(self.deal_columns, self._simulate_matrix(seed, start, n, kinds, params))
+        return self._simulate_frames(seed, start, n, kinds, params)
+
+    def _simulate_frames(self, seed: int, start: int, n: int, kinds, params) -> dict[str, pl.DataFrame]:
+        """Default for deal-unit rulesets: one matrix from `_simulate_matrix`."""
+        return {"deals": to_frame(self.deal_columns, self._simulate_matrix(seed, start, n, kinds, params))}
 
     def _simulate_matrix(self, seed: int, start: int, n: int, kinds, params) -> np.ndarray:
         raise NotImplementedError

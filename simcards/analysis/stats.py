@@ -1,0 +1,49 @@
+"""Interval arithmetic every statistic uses: Wilson intervals for rates, standard errors for
+means. Both as polars expressions, so queries stay lazy and name their columns."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval of a rate (0, 1 for n == 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_exprs(flag: pl.Expr, prefix: str = "", z: float = Z95) -> list[pl.Expr]:
+    """Aggregations giving ``n``, ``hits``, ``rate`` and its Wilson ``lo``/``hi`` for a boolean
+    expression (use inside ``group_by(...).agg`` or ``select``)."""
+    n = pl.len().cast(pl.Float64)
+    hits = flag.cast(pl.Float64).sum()
+    p = hits / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)).sqrt() / denom
+    return [
+        pl.len().alias(f"{prefix}n"),
+        hits.cast(pl.Int64).alias(f"{prefix}hits"),
+        p.alias(f"{prefix}rate"),
+        (centre - half).clip(0.0, 1.0).alias(f"{prefix}lo"),
+        (centre + half).clip(0.0, 1.0).alias(f"{prefix}hi"),
+    ]
+
+
+def mean_exprs(value: pl.Expr, prefix: str = "") -> list[pl.Expr]:
+    """``n``, ``mean``, ``sd`` and the mean's standard error ``se`` of a numeric expression."""
+    return [
+        value.count().alias(f"{prefix}n"),
+        value.cast(pl.Float64).mean().alias(f"{prefix}mean"),
+        value.cast(pl.Float64).std().alias(f"{prefix}sd"),
+        (value.cast(pl.Float64).std() / value.count().cast(pl.Float64).sqrt()).alias(f"{prefix}se"),
+    ]
