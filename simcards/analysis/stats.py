@@ -47,3 +47,14 @@ def mean_exprs(value: pl.Expr, prefix: str = "") -> list[pl.Expr]:
         value.cast(pl.Float64).std().alias(f"{prefix}sd"),
         (value.cast(pl.Float64).std() / value.count().cast(pl.Float64).sqrt()).alias(f"{prefix}se"),
     ]
+
+
+def wilson_columns(hits: str = "hits", n: str = "n", z: float = Z95) -> list[pl.Expr]:
+    """``rate``, ``lo``, ``hi`` from existing count columns (after a group_by and a join)."""
+    total = pl.col(n).cast(pl.Float64)
+    p = pl.col(hits).cast(pl.Float64) / total
+    denom = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * (p * (1 - p) / total + z * z / (4 * total * total)).sqrt() / denom
+    return [p.alias("rate"), (centre - half).clip(0.0, 1.0).alias("lo"),
+            (centre + half).clip(0.0, 1.0).alias("hi")]

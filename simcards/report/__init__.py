@@ -1,0 +1,42 @@
+"""`simcards report RUN`: statistics of a finished run as report.html, report.md, PNG charts and
+tables (Parquet and CSV) under reports/<run name>/."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from simcards.dataset import DatasetError, open_run
+from simcards.report.render import write_report
+
+# ruleset -> module whose build(run, out_dir) returns that ruleset's report sections
+SECTION_MODULES = {
+    "klaverjas-rotterdam": "simcards.report.klaverjas",
+    "klaverjas-amsterdam": "simcards.report.klaverjas",
+    "kraken-contra": "simcards.report.kraken",
+    "kraken-scorebord": "simcards.report.kraken",
+    "hartenjagen": "simcards.report.hearts",
+    "hearts": "simcards.report.hearts",
+}
+
+
+def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> dict[str, Path]:
+    """Write the report of the run at ``run_path``; returns the paths of report.html and .md."""
+    run = open_run(run_path)
+    module_name = SECTION_MODULES.get(run.ruleset)
+    if module_name is None:
+        raise DatasetError(f"no report is defined for ruleset {run.ruleset!r}")
+    out_dir = Path(reports_root) / run.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sections = importlib.import_module(module_name).build(run, out_dir)
+    m = run.manifest
+    units = sum(e["n"] for e in m["chunks"] if e.get("status") == "done")
+    meta = [
+        f"run: {run.path} ({units:,} {m['unit']}s{'' if run.complete else ', INCOMPLETE'})",
+        f"ruleset: {m['ruleset']} (rules version {m['rules_version']}), seed {m['seed']}",
+        "options: " + ", ".join(f"{k}={v}" for k, v in m["options"].items()),
+        f"bots: {m['config']['bots']}",
+        f"simcards {m['simcards_version']}; made {m['created']}",
+        "intervals are 95% Wilson score intervals; ± values are standard errors",
+    ]
+    return write_report(out_dir, f"simcards report: {run.name}", meta, sections)

@@ -1,0 +1,203 @@
+"""Klaverjassen statistics: one lazy polars query per statistic, every column named.
+
+Each function takes the deals of a run as a LazyFrame (``RunData.scan()``), plus the run's rule
+options where the statistic depends on them, and returns a small DataFrame. Rates carry ``n``,
+``hits``, ``rate`` and a 95% Wilson interval ``lo``/``hi``; means carry ``n``, ``mean``, ``sd``
+and the standard error ``se``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simcards.analysis.stats import mean_exprs, rate_exprs, wilson_columns
+from simcards.cards import SUITS
+from simcards.games.klaverjas.rules import RANKS, RJ, RK, RQ, run_lengths
+
+SEATS = range(4)
+HAND_COLUMNS = [f"hand_{s}" for s in SEATS]
+MELD_COLUMNS = [f"roem_hand_{s}" for s in SEATS]
+
+# runs of each length class in one suit's 8-bit mask (cards 7..A as bits 0..7)
+_RUNS = {length: {b: sum(1 for r in run_lengths(b) if (r >= 5 if length == 5 else r == length))
+                  for b in range(256)} for length in (3, 4, 5)}
+
+
+def _suit_byte(hand: str, suit: int) -> pl.Expr:
+    return (pl.col(hand).cast(pl.Int64) // (1 << (8 * suit))) % 256
+
+
+def _declaring_team() -> pl.Expr:
+    return (pl.col("declarer") % 2).alias("declaring_team")
+
+
+def _per_seat_long(lf: pl.LazyFrame, columns: list[str], value_name: str) -> pl.LazyFrame:
+    """One row per (deal, seat) with the seat's value of ``columns``."""
+    return pl.concat([lf.select(pl.lit(seat, pl.Int8).alias("seat"), pl.col(col).alias(value_name))
+                      for seat, col in enumerate(columns)])
+
+
+def _value_frequencies(long: pl.LazyFrame, value: str, by: list[str]) -> pl.DataFrame:
+    counts = long.group_by(*by, value).agg(pl.len().alias("hits"))
+    totals = long.group_by(*by).agg(pl.len().alias("n")) if by else long.select(pl.len().alias("n"))
+    joined = counts.join(totals, on=by, how="left") if by else counts.join(totals, how="cross")
+    return joined.with_columns(wilson_columns()).sort(*by, value).collect()
+
+
+def hand_meld_values(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Frequency of each hand-meld total (``roem_hand``) per seat and over all seats."""
+    long = _per_seat_long(lf, MELD_COLUMNS, "roem_hand")
+    per_seat = _value_frequencies(long, "roem_hand", ["seat"])
+    pooled = _value_frequencies(long, "roem_hand", []).with_columns(pl.lit(-1, pl.Int8).alias("seat"))
+    return pl.concat([per_seat, pooled.select(per_seat.columns)])
+
+
+def hand_meld_types(lf: pl.LazyFrame) -> pl.DataFrame:
+    """How often a hand holds each kind of meld: a run of 3, 4, 5+, four of a kind (any rank,
+    and jacks), stuk of the deal's trump. Pooled over seats; a hand may count in several rows."""
+    rows = []
+    for hand in HAND_COLUMNS:
+        bytes_ = [_suit_byte(hand, s) for s in range(4)]
+        common = bytes_[0] & bytes_[1] & bytes_[2] & bytes_[3]
+        trump_byte = pl.coalesce([pl.when(pl.col("trump") == s).then(bytes_[s]) for s in range(4)])
+        rows.append(lf.select(
+            (sum(b.replace_strict(_RUNS[3], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 3"),
+            (sum(b.replace_strict(_RUNS[4], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 4"),
+            (sum(b.replace_strict(_RUNS[5], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 5+"),
+            (common != 0).alias("four of a kind"),
+            ((common // (1 << RJ)) % 2 == 1).alias("four jacks"),
+            ((trump_byte // (1 << RQ)) % 2 + (trump_byte // (1 << RK)) % 2 == 2).alias("stuk"),
+        ))
+    long = pl.concat(rows)
+    kinds = ["run of 3", "run of 4", "run of 5+", "four of a kind", "four jacks", "stuk"]
+    return pl.concat([long.select(pl.lit(k).alias("meld"), *rate_exprs(pl.col(k))) for k in kinds]).collect()
+
+
+def _pit_bonus_awarded(options: dict) -> pl.Expr:
+    """Pit bonus counted in the deal's roem columns (declaring side always, defenders if allowed)."""
+    bonus = int(options.get("pit_bonus", 100))
+    decl_tricks = _declaring("tricks")
+    defenders = bool(options.get("defenders_pit", True))
+    own = pl.when(decl_tricks == 8).then(bonus).otherwise(0)
+    other = pl.when((decl_tricks == 0) & defenders).then(bonus).otherwise(0)
+    return own, other
+
+
+def table_roem_values(lf: pl.LazyFrame, options: dict) -> pl.DataFrame:
+    """Frequency of the table roem of a deal (both teams, pit bonus left out)."""
+    own, other = _pit_bonus_awarded(options)
+    table = (pl.col("roem_0") + pl.col("roem_1") - own - other).alias("table_roem")
+    return _value_frequencies(lf.select(table), "table_roem", [])
+
+
+def table_roem_by_team(lf: pl.LazyFrame, options: dict) -> pl.DataFrame:
+    """Mean table roem per deal, and how often any falls, for the declaring and defending team."""
+    own_pit, other_pit = _pit_bonus_awarded(options)
+    own = _declaring("roem") - own_pit
+    other = _defending("roem") - other_pit
+    return pl.concat([
+        lf.select(pl.lit("declaring").alias("team"), *mean_exprs(own), *rate_exprs(own > 0, "any_")),
+        lf.select(pl.lit("defending").alias("team"), *mean_exprs(other), *rate_exprs(other > 0, "any_")),
+    ]).collect()
+
+
+def nat_rate(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Share of deals the playing team goes nat."""
+    return lf.select(*rate_exprs(pl.col("nat"))).collect()
+
+
+def nat_by_trump(lf: pl.LazyFrame) -> pl.DataFrame:
+    return (lf.group_by("trump").agg(*rate_exprs(pl.col("nat"))).sort("trump")
+            .with_columns(pl.col("trump").replace_strict(dict(enumerate(SUITS)), return_dtype=pl.String)
+                          .alias("trump_suit")).collect())
+
+
+def nat_by_declarer_seat(lf: pl.LazyFrame) -> pl.DataFrame:
+    """By absolute seat and by position from the dealer (1 = forehand)."""
+    by_seat = lf.group_by("declarer").agg(*rate_exprs(pl.col("nat"))).sort("declarer").collect()
+    position = ((pl.col("declarer") - pl.col("dealer")) % 4).alias("position")
+    by_position = (lf.with_columns(position).group_by("position").agg(*rate_exprs(pl.col("nat")))
+                   .sort("position").collect())
+    return by_seat.rename({"declarer": "seat"}).with_columns(pl.lit("seat").alias("by")).vstack(
+        by_position.rename({"position": "seat"}).with_columns(pl.lit("position").alias("by"))
+        .select(by_seat.rename({"declarer": "seat"}).columns + ["by"]))
+
+
+def nat_by_strength(lf: pl.LazyFrame, bin_width: int = 10) -> pl.DataFrame:
+    """Nat rate by the declarer's hand-evaluator estimate, in bins of ``bin_width``."""
+    strength = ((pl.col("estimate") // bin_width) * bin_width).alias("estimate_bin")
+    return (lf.with_columns(strength).group_by("estimate_bin").agg(*rate_exprs(pl.col("nat")))
+            .sort("estimate_bin").collect())
+
+
+def pit_rate(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Pit rate overall and by the team that made it (declaring or defending)."""
+    decl_tricks = pl.when(pl.col("declarer") % 2 == 0).then(pl.col("tricks_0")).otherwise(pl.col("tricks_1"))
+    return pl.concat([
+        lf.select(pl.lit("any").alias("team"), *rate_exprs(pl.col("pit"))),
+        lf.select(pl.lit("declaring").alias("team"), *rate_exprs(decl_tricks == 8)),
+        lf.select(pl.lit("defending").alias("team"), *rate_exprs(decl_tricks == 0)),
+    ]).collect()
+
+
+def _declaring(col: str) -> pl.Expr:
+    return pl.when(pl.col("declarer") % 2 == 0).then(pl.col(f"{col}_0")).otherwise(pl.col(f"{col}_1"))
+
+
+def _defending(col: str) -> pl.Expr:
+    return pl.when(pl.col("declarer") % 2 == 0).then(pl.col(f"{col}_1")).otherwise(pl.col(f"{col}_0"))
+
+
+def points_summary(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Mean card points and score per deal of the declaring and defending team."""
+    parts = []
+    for team, pick in (("declaring", _declaring), ("defending", _defending)):
+        for what in ("points", "score"):
+            parts.append(lf.select(pl.lit(team).alias("team"), pl.lit(what).alias("measure"),
+                                   *mean_exprs(pick(what))))
+    return pl.concat(parts).collect()
+
+
+def distribution(lf: pl.LazyFrame, measure: str, bin_width: int = 10) -> pl.DataFrame:
+    """Histogram (counts per bin of ``bin_width``) of the declaring and the defending team's
+    ``measure`` ("points" or "score")."""
+    frames = []
+    for team, pick in (("declaring", _declaring), ("defending", _defending)):
+        value = (pick(measure) // bin_width * bin_width).alias("bin")
+        frames.append(lf.select(value).group_by("bin").agg(pl.len().alias("count"))
+                      .with_columns(pl.lit(team).alias("team")))
+    return pl.concat(frames).sort("team", "bin").collect()
+
+
+def exact_hand_meld_values(options: dict) -> pl.DataFrame | None:
+    """Exact probability of each hand-meld total for one hand with a fixed trump, from the
+    enumeration of all C(32, 8) hands (None when the enumeration is unavailable)."""
+    try:
+        from simcards.games.klaverjas.exact import hand_meld_distribution
+    except ImportError:
+        return None
+    dist = hand_meld_distribution(hand_four_kind_ranks=tuple(options.get("hand_four_kind_ranks", RANKS)))
+    return pl.DataFrame({"roem_hand": list(dist.keys()), "exact": list(dist.values())},
+                        schema={"roem_hand": pl.Int16, "exact": pl.Float64}).sort("roem_hand")
+
+
+def all_tables(lf: pl.LazyFrame, options: dict) -> dict[str, pl.DataFrame]:
+    """Every Klaverjassen statistic of a run, by table name."""
+    melds = hand_meld_values(lf)
+    exact = exact_hand_meld_values(options)
+    if exact is not None:
+        melds = melds.join(exact, on="roem_hand", how="left")
+    return {
+        "hand_meld_values": melds,
+        "hand_meld_types": hand_meld_types(lf),
+        "table_roem_values": table_roem_values(lf, options),
+        "table_roem_by_team": table_roem_by_team(lf, options),
+        "nat_rate": nat_rate(lf),
+        "nat_by_trump": nat_by_trump(lf),
+        "nat_by_declarer": nat_by_declarer_seat(lf),
+        "nat_by_strength": nat_by_strength(lf),
+        "pit_rate": pit_rate(lf),
+        "points_summary": points_summary(lf),
+        "points_distribution": distribution(lf, "points"),
+        "score_distribution": distribution(lf, "score"),
+    }

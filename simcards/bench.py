@@ -1,0 +1,174 @@
+"""Benchmarks: kernel deals per second per ruleset and bot, OpenSpiel side by side, and the
+whole `simcards run` pipeline (end to end, Parquet bytes per deal, peak memory).
+
+    python scripts/bench.py            # everything, a table per part
+    python scripts/bench.py --json     # the same figures as one JSON object
+    python scripts/bench.py --quick    # shorter timings, no 10x end-to-end run
+
+Figures are per core (one process) for kernels. Targets come from DESIGN.md and are printed
+beside each figure; they are goals, not tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import simcards
+from simcards.games import load, rulesets
+
+# (ruleset, bots) -> target deals/s/core (DESIGN.md "Performance targets")
+TARGETS = {
+    ("klaverjas-rotterdam", "random"): 1_500_000,
+    ("klaverjas-amsterdam", "random"): 1_500_000,
+    ("klaverjas-rotterdam", "heuristic"): 300_000,
+    ("klaverjas-amsterdam", "heuristic"): 300_000,
+    ("kraken-contra", "heuristic"): 300_000,
+    ("kraken-scorebord", "heuristic"): 300_000,
+    ("hearts", "heuristic"): 100_000,
+    ("hartenjagen", "heuristic"): 100_000,
+}
+# ruleset -> "module:function" running uniform random OpenSpiel games: f(seconds) -> deals/s
+OPENSPIEL = {
+    "hearts": "simcards.games.hearts.openspiel_ref:bench_openspiel_hearts",
+}
+
+
+def kernel_rate(ruleset: str, bots: str, seconds: float) -> float:
+    """Deals per second of ``game.simulate`` in this process (after compiling)."""
+    game = load(ruleset)
+    game.simulate_chunk(50, seed=1, bots=bots)  # compile / load the cache
+    n, elapsed, deals = 200, 0.0, 0
+    start = 0
+    while elapsed < seconds:
+        t0 = time.perf_counter()
+        frames = game.simulate_chunk(n, seed=2, bots=bots, start=start)
+        elapsed += time.perf_counter() - t0
+        deals += frames["deals"].height
+        start += n
+        n = min(n * 2, 2_000_000)
+    return deals / elapsed
+
+
+def openspiel_rate(ruleset: str, seconds: float) -> float | None:
+    target = OPENSPIEL.get(ruleset)
+    if target is None:
+        return None
+    module, func = target.split(":")
+    try:
+        return getattr(importlib.import_module(module), func)(seconds)
+    except ImportError:
+        return None
+
+
+def _peak_rss_of_tree(proc: subprocess.Popen) -> tuple[int, float]:
+    """Wait for ``proc``; return (its exit code, peak summed RSS of it and its children in MiB)."""
+    try:
+        import psutil
+    except ImportError:
+        return proc.wait(), float("nan")
+    peak = 0
+    root = psutil.Process(proc.pid)
+    while proc.poll() is None:
+        try:
+            total = root.memory_info().rss + sum(c.memory_info().rss for c in root.children(recursive=True))
+            peak = max(peak, total)
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    return proc.returncode, peak / 2**20
+
+
+def end_to_end(deals: int, workers: int, config: Path) -> dict:
+    """Run `simcards run` on ``config`` with ``deals`` in a fresh process and measure it."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "simcards.cli", "run", str(config), "--deals", str(deals),
+               "--workers", str(workers), "--out", out, "--quiet"]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        code, peak = _peak_rss_of_tree(proc)
+        wall = time.perf_counter() - t0
+        if code != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.read().decode()}")
+        run_dir = next(Path(out).iterdir())
+        manifest = json.loads((run_dir / "manifest.json").read_text())
+        parts = sum(e["bytes"]["deals"] for e in manifest["chunks"])
+        timings = manifest["timings"]
+        return {
+            "deals": deals, "workers": workers,
+            "end_to_end_deals_per_s": timings["units_per_second"],
+            "process_wall_seconds": round(wall, 2),
+            "kernel_deals_per_s_per_worker": timings["kernel_units_per_second_per_worker"],
+            "efficiency": round(timings["units_per_second"]
+                                / (timings["kernel_units_per_second_per_worker"] * workers), 3),
+            "parquet_bytes_per_deal": round(parts / deals, 2),
+            "peak_memory_mib": round(peak, 1),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="simcards bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    parser.add_argument("--quick", action="store_true", help="short timings, end to end at demo size only")
+    parser.add_argument("--seconds", type=float, default=None, help="timing per kernel figure (default 3, quick 1)")
+    parser.add_argument("--rulesets", nargs="*", default=None, help="only these rulesets")
+    parser.add_argument("--no-e2e", action="store_true", help="skip the end-to-end runs")
+    parser.add_argument("--config", type=Path, default=Path("configs/demo.toml"),
+                        help="config for the end-to-end runs (default configs/demo.toml)")
+    args = parser.parse_args(argv)
+    seconds = args.seconds or (1.0 if args.quick else 3.0)
+    chosen = args.rulesets or rulesets()
+    unknown = [r for r in chosen if r not in rulesets()]
+    if unknown:
+        print(f"simcards bench: unknown ruleset(s) {', '.join(unknown)}; rulesets are "
+              f"{', '.join(rulesets())}", file=sys.stderr)
+        return 2
+    say = (lambda *a: None) if args.json else print
+    result: dict = {"simcards_version": simcards.__version__, "cpu_count": os.cpu_count(),
+                    "kernel": {}, "openspiel": {}, "end_to_end": []}
+
+    say("Kernel deals per second per core (game.simulate, one process)")
+    say(f"  {'ruleset':22s} {'bots':10s} {'deals/s':>12s} {'target':>10s}")
+    for ruleset in chosen:
+        result["kernel"][ruleset] = {}
+        for bots in ("random", "heuristic"):
+            rate = kernel_rate(ruleset, bots, seconds)
+            result["kernel"][ruleset][bots] = round(rate)
+            target = TARGETS.get((ruleset, bots))
+            mark = "" if target is None else f"{target:>10,}" + ("  ok" if rate >= target else "  below")
+            say(f"  {ruleset:22s} {bots:10s} {rate:>12,.0f} {mark}")
+        os_rate = openspiel_rate(ruleset, seconds)
+        if os_rate is not None:
+            ratio = result["kernel"][ruleset]["random"] / os_rate
+            result["openspiel"][ruleset] = {"openspiel_random_deals_per_s": round(os_rate, 1),
+                                            "simcards_random_deals_per_s": result["kernel"][ruleset]["random"],
+                                            "ratio": round(ratio, 1)}
+            say(f"  {ruleset:22s} {'OpenSpiel':10s} {os_rate:>12,.1f}   simcards/OpenSpiel = "
+                f"{ratio:,.0f}x (target 50x)")
+
+    if not args.no_e2e and args.config.exists():
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        sizes = [1_000_000] if args.quick else [1_000_000, 10_000_000]
+        say(f"\nEnd to end: simcards run {args.config} ({workers} workers)")
+        for deals in sizes:
+            row = end_to_end(deals, workers, args.config)
+            result["end_to_end"].append(row)
+            say(f"  {deals:>11,} deals: {row['end_to_end_deals_per_s']:>10,.0f} deals/s end to end, "
+                f"kernel {row['kernel_deals_per_s_per_worker']:,.0f}/s per worker -> efficiency "
+                f"{row['efficiency']:.0%} (target 70%); {row['parquet_bytes_per_deal']:.1f} bytes/deal "
+                f"(target <= 40); peak memory {row['peak_memory_mib']:.0f} MiB")
+    if args.json:
+        print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

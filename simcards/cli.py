@@ -1,0 +1,153 @@
+"""The `simcards` command. User mistakes print one clear message and exit with status 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_USAGE = 2
+
+
+def _cmd_run(args) -> int:
+    from simcards.config import load_config
+    from simcards.runner import run
+
+    config = load_config(args.config, deals=args.deals, workers=args.workers, output=args.out)
+    manifest = run(config, force=args.force, quiet=args.quiet)
+    timings = manifest.get("timings")
+    done = "finished" if all(e["status"] == "done" for e in manifest["chunks"]) else "incomplete"
+    print(f"{config.run_dir}: {config.units:,} {config.unit}s {done}")
+    if timings:
+        print(f"  {timings['units_per_second']:,.0f} {config.unit}s/s end to end with "
+              f"{timings['workers']} {timings['backend']} worker(s); kernel "
+              f"{timings['kernel_units_per_second_per_worker']:,.0f}/s per worker")
+    print(f"  next: simcards report {config.run_dir}")
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from simcards.report import build_report
+
+    paths = build_report(args.run, reports_root=args.out)
+    print(f"report written: {paths['html']}")
+    print(f"                {paths['markdown']}")
+    return 0
+
+
+def _cmd_rulesets(args) -> int:
+    from simcards.games import game_class, rulesets
+
+    names = [args.name] if args.name else rulesets()
+    for name in names:
+        game = game_class(name)
+        print(f"{name}  (rules version {game.rules_version}; a run counts {game.unit}s)")
+        if game.summary:
+            print(f"  {game.summary}")
+        for opt in game.option_specs:
+            default = list(opt.default) if isinstance(opt.default, tuple) else opt.default
+            print(f"    {opt.name} = {default!r}: {opt.doc}; {opt.allowed()}")
+        print(f"  bots: {', '.join(game.bots.kinds)}; parameters:")
+        for pname, pdefault, pdoc in game.bots.params:
+            print(f"    {pname} = {pdefault:g}: {pdoc}")
+        if args.columns:
+            print("  deal columns:")
+            for col in game.deal_columns:
+                print(f"    {col.name} ({col.dtype}): {col.doc}")
+            for col in game.match_columns:
+                print(f"    matches.{col.name} ({col.dtype}): {col.doc}")
+        print()
+    return 0
+
+
+def _cmd_replay(args) -> int:
+    from simcards.dataset import open_run
+    from simcards.games import load
+
+    run = open_run(args.run)
+    m = run.manifest
+    game = load(m["ruleset"], **m["config"].get("rules", {}))
+    story = game.replay(m["seed"], args.deal, m["config"]["bots"])
+    print(f"{m['ruleset']}, run {run.name} (seed {m['seed']}), deal {args.deal}")
+    for key, value in story.items():
+        if key not in ("hands", "tricks", "result"):
+            print(f"  {key}: {value}")
+    for seat, hand in enumerate(story["hands"]):
+        print(f"  seat {seat}: {' '.join(hand)}")
+    for number, trick in enumerate(story["tricks"], 1):
+        cards = "  ".join(f"{seat}:{card}" for seat, card in trick["cards"])
+        extra = "".join(f"  {k} {v}" for k, v in trick.items() if k not in ("cards", "leader"))
+        print(f"  trick {number:2d}: {cards}{extra}")
+    print("  result:")
+    for key, value in story["result"].items():
+        print(f"    {key}: {value}")
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from simcards import bench
+
+    return bench.main(args.bench_args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="simcards",
+        description="Simulate millions of deals of trick-taking card games and report on them.",
+        epilog="Start with: simcards run configs/demo.toml && simcards report results/demo")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("run", help="simulate the deals of a config into results/<name>/",
+                       description="Simulate a config's deals into Parquet parts under "
+                       "<output>/<name>/. Rerunning resumes an interrupted run.")
+    p.add_argument("config", type=Path, help="TOML config file (see configs/)")
+    p.add_argument("--deals", type=int, help="number of deals (matches for match rulesets) instead of the config's")
+    p.add_argument("--workers", type=int, help="worker processes (default: the config's, 'auto' = one per core)")
+    p.add_argument("--out", help="output folder instead of the config's 'output'")
+    p.add_argument("--force", action="store_true", help="delete what the run made before and start over")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("report", help="write the report of a finished run",
+                       description="Statistics, charts and tables of a run: reports/<name>/report.html "
+                       "(self-contained), report.md, PNG charts and tables/*.csv|parquet.")
+    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
+    p.add_argument("--out", default="reports", help="reports folder (default: reports)")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("rulesets", help="list rulesets with their options and bots",
+                       description="Every ruleset with its options (default and meaning) and bot parameters.")
+    p.add_argument("name", nargs="?", help="show only this ruleset")
+    p.add_argument("--columns", action="store_true", help="also list the dataset columns")
+    p.set_defaults(func=_cmd_rulesets)
+
+    p = sub.add_parser("replay", help="show one deal of a run trick by trick",
+                       description="Replay deal I of a run as the run played it: hands, contract, "
+                       "every trick, roem and score.")
+    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
+    p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("bench", help="measure deals per second (same as scripts/bench.py)",
+                       description="Kernel deals/s per ruleset and bot, and comparisons; --help for options.",
+                       add_help=False)
+    p.add_argument("bench_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("simcards: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+    except (ValueError, FileNotFoundError) as exc:  # user mistakes: ConfigError, RunError, ...
+        print(f"simcards: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""Run configs: a TOML file -> a validated, frozen `RunConfig`.
+
+Validation collects every problem before anything is written, and reports each with its key
+path, the bad value and what is allowed:
+
+    configs/demo.toml: 2 problems
+      deals = -5: use an integer >= 1
+      bots[1].kind = 'smart': use one of 'random', 'heuristic'
+
+A config file looks like::
+
+    name = "demo"                    # results/<name>/ and reports/<name>/
+    ruleset = "klaverjas-amsterdam"  # `simcards rulesets` lists them with their options
+    deals = 1_000_000                # `matches = N` instead for match rulesets (Kraken, Hearts)
+    seed = 7
+    chunk_size = 100_000             # units per Parquet part
+    workers = "auto"                 # or a number; "auto" = one per core
+    backend = "loky"                 # or "dask" (with scheduler = "tcp://host:8786")
+    output = "results"               # results go to <output>/<name>/, relative to the working directory
+
+    bots = "heuristic"               # or a list of one per seat, or [[bots]] tables with kind/params
+
+    [rules]                          # ruleset options
+    nat_on_tie = true
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcards.bots.spec import bot_problems
+from simcards.games import game_class, rulesets
+from simcards.games.options import option_problems
+
+BACKENDS = ("loky", "dask")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+TOP_KEYS = ("name", "ruleset", "deals", "matches", "seed", "chunk_size", "workers", "backend",
+            "scheduler", "output", "rules", "bots", "include")
+
+
+class ConfigError(ValueError):
+    """A config with problems; ``problems`` lists (key path, value, what is allowed)."""
+
+    def __init__(self, source: str, problems: list[tuple[str, Any, str]]):
+        self.source = source
+        self.problems = problems
+        count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
+        lines = [f"{source}: {count}"]
+        for key, value, allowed in problems:
+            lines.append(f"  {key} = {value!r}: use {allowed}")
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    name: str
+    ruleset: str
+    units: int  # deals, or matches for match rulesets
+    seed: int = 0
+    chunk_size: int = 100_000
+    workers: int = 1
+    backend: str = "loky"
+    scheduler: str | None = None
+    output: str = "results"
+    rules: dict = field(default_factory=dict)
+    bots: Any = "heuristic"
+
+    @property
+    def unit(self) -> str:
+        return game_class(self.ruleset).unit
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def identity(self) -> dict:
+        """What decides the data: two configs with the same identity give the same Parquet
+        content (workers, backend and output do not matter)."""
+        d = self.to_dict()
+        for key in ("workers", "backend", "scheduler", "output", "units"):
+            d.pop(key)
+        return d
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _int_problem(key: str, value: Any, minimum: int, problems: list) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        problems.append((key, value, f"an integer >= {minimum}"))
+
+
+def _read_toml(path: Path, source: str) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(source, [("file", str(path), "an existing TOML file")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, [("file", str(path), f"valid TOML ({exc})")]) from None
+
+
+def _merge_include(data: dict, base: Path, source: str) -> dict:
+    """``include = ["thresholds.toml"]``: merge those files' ``bots`` (and ``rules``) under the
+    config's own values, so a tuned thresholds file can be used as is."""
+    includes = data.get("include", [])
+    if isinstance(includes, str):
+        includes = [includes]
+    if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
+        raise ConfigError(source, [("include", includes, "a list of TOML file paths")])
+    merged = dict(data)
+    for item in includes:
+        extra = _read_toml(base / item, f"{source} (include {item})")
+        if "rules" in extra:
+            merged["rules"] = {**extra["rules"], **merged.get("rules", {})}
+        if "bots" in extra and "bots" not in data:
+            merged["bots"] = extra["bots"]
+    return merged
+
+
+def parse_config(data: dict, source: str = "config", base: Path | None = None,
+                 overrides: dict | None = None) -> RunConfig:
+    """Validate a config mapping (plus command-line ``overrides``) into a RunConfig."""
+    data = _merge_include(data, base or Path("."), source)
+    data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    problems: list[tuple[str, Any, str]] = []
+    for key in data:
+        if key not in TOP_KEYS:
+            problems.append((key, data[key], "a known key: " + ", ".join(TOP_KEYS)))
+
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        problems.append(("name", name, "a run name of letters, digits, '.', '_' or '-'"))
+
+    ruleset = data.get("ruleset")
+    game = None
+    if ruleset not in rulesets():
+        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
+    else:
+        game = game_class(ruleset)
+
+    unit_key = "matches" if game is not None and game.unit == "match" else "deals"
+    wrong_key = "deals" if unit_key == "matches" else "matches"
+    if wrong_key in data and game is not None:
+        problems.append((wrong_key, data[wrong_key], f"'{unit_key}' ({ruleset} counts {unit_key})"))
+    units = data.get(unit_key)
+    if units is None:
+        problems.append((unit_key, None, "a number of " + unit_key + " >= 1"))
+    else:
+        _int_problem(unit_key, units, 1, problems)
+
+    seed = data.get("seed", 0)
+    _int_problem("seed", seed, 0, problems)
+    chunk_size = data.get("chunk_size", 100_000 if unit_key == "deals" else 2_000)
+    _int_problem("chunk_size", chunk_size, 1, problems)
+
+    workers = data.get("workers", "auto")
+    if workers == "auto":
+        workers = default_workers()
+    else:
+        _int_problem("workers", workers, 1, problems)
+
+    backend = data.get("backend", "loky")
+    if backend not in BACKENDS:
+        problems.append(("backend", backend, "one of " + ", ".join(repr(b) for b in BACKENDS)))
+    scheduler = data.get("scheduler")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            problems.append(("scheduler", scheduler, "a Dask scheduler address such as 'tcp://host:8786'"))
+        elif backend != "dask":
+            problems.append(("scheduler", scheduler, "only with backend = 'dask'"))
+
+    output = data.get("output", "results")
+    if not isinstance(output, str) or not output:
+        problems.append(("output", output, "a folder path"))
+
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        problems.append(("rules", rules, "a table of rule options"))
+    elif game is not None:
+        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+
+    bots = data.get("bots", "heuristic")
+    if game is not None:
+        problems.extend(bot_problems(bots, game.bots, game.n_seats))
+
+    if problems:
+        raise ConfigError(source, problems)
+    return RunConfig(name=name, ruleset=ruleset, units=units, seed=seed, chunk_size=chunk_size,
+                     workers=workers, backend=backend, scheduler=scheduler, output=output,
+                     rules=dict(rules), bots=bots)
+
+
+def load_config(path: str | Path, **overrides: Any) -> RunConfig:
+    """Read and validate a TOML config; ``overrides`` (deals/matches, workers, output, ...) win
+    over the file. Raises ConfigError listing every problem."""
+    path = Path(path)
+    data = _read_toml(path, str(path))
+    if "deals" in overrides and overrides["deals"] is not None:
+        # --deals on the command line sets whatever the ruleset counts
+        ruleset = data.get("ruleset")
+        if ruleset in rulesets() and game_class(ruleset).unit == "match":
+            overrides = {**overrides, "matches": overrides.pop("deals")}
+            data.pop("deals", None)
+    return parse_config(data, source=str(path), base=path.parent, overrides=overrides)

@@ -1,0 +1,100 @@
+"""Report sections of Klaverjassen runs: roem, nat, pit, points and scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from simcards.analysis import klaverjas as stats
+from simcards.report import charts
+from simcards.report.render import Figure, Section, Table
+
+RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
+
+
+def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
+    """Charts into ``out_dir`` and the sections that show them."""
+    melds = tables["hand_meld_values"]
+    pooled = melds.filter(pl.col("seat") == -1).sort("roem_hand")
+    has_exact = "exact" in pooled.columns
+    charts.rate_bars(
+        pooled, "roem_hand", out_dir / "hand_melds.png",
+        title="Hand melds: total of one hand's melds, simulated" + (" and exact" if has_exact else ""),
+        xlabel="meld total of one hand (runs, four of a kind, stuk of trump)",
+        ylabel="share of hands (%, log scale)", exact="exact" if has_exact else None, log=True)
+    charts.rate_bars(
+        tables["hand_meld_types"], "meld", out_dir / "meld_types.png",
+        title="How often a hand holds each kind of meld", xlabel="meld",
+        ylabel="share of hands (%)")
+    charts.rate_bars(
+        tables["table_roem_values"], "table_roem", out_dir / "table_roem.png",
+        title="Table roem per deal (both teams, pit bonus excluded)",
+        xlabel="roem on the table in one deal", ylabel="share of deals (%, log scale)", log=True)
+    charts.rate_curve(
+        tables["nat_by_strength"], "estimate_bin", out_dir / "nat_vs_strength.png",
+        title="Nat rate against the declarer's hand strength",
+        xlabel="declarer's hand-evaluator estimate (bin start)", ylabel="nat rate (%)")
+    charts.histogram(tables["points_distribution"], out_dir / "points_hist.png",
+                     title="Card points per deal", xlabel="card points (bins of 10)")
+    charts.histogram(tables["score_distribution"], out_dir / "score_hist.png",
+                     title="Score per deal", xlabel="score (bins of 10)")
+
+    meld_columns = ["seat", "roem_hand", *RATE_COLUMNS] + (["exact"] if has_exact else [])
+    return [
+        Section(
+            "Roem",
+            "Hand melds are counted for every seat from the dealt hand with the deal's trump "
+            "(runs of 3/4/5+ cards 20/50/100, four of a kind 100, four jacks 200, stuk 20). "
+            "The exact column is the probability for one random 8-card hand with a fixed trump, "
+            "from enumerating all 10,518,300 hands; with a bot choosing trump the stuk share of "
+            "the declarer's hand is higher than that. Table roem is what falls in the tricks.",
+            figures=[
+                Figure("hand_melds.png", "Share of hands by meld total. Bars: simulated, with 95% "
+                       "Wilson intervals; black marks: exact probabilities."),
+                Figure("meld_types.png", "Share of hands holding at least one meld of each kind "
+                       "(a hand can count in several bars), with 95% intervals."),
+                Figure("table_roem.png", "Share of deals by the roem that falls on the table, "
+                       "both teams together, with 95% intervals."),
+            ],
+            tables=[
+                Table("hand_meld_values", melds, "Hand meld totals per seat (seat -1: all seats)",
+                      meld_columns),
+                Table("hand_meld_types", tables["hand_meld_types"], "Meld kinds held"),
+                Table("table_roem_values", tables["table_roem_values"], "Table roem per deal"),
+                Table("table_roem_by_team", tables["table_roem_by_team"],
+                      "Table roem per deal by team (mean with its standard error; any_: share of "
+                      "deals with any)"),
+            ],
+        ),
+        Section(
+            "Nat and pit",
+            "The playing team goes nat when it does not score more than the opponents, card "
+            "points and roem counted. Strength is the declarer's hand-evaluator estimate for the "
+            "trump it named.",
+            figures=[Figure("nat_vs_strength.png", "Nat rate by declarer hand strength; the band is "
+                            "the 95% Wilson interval (bins with fewer than 30 deals left out).")],
+            tables=[
+                Table("nat_rate", tables["nat_rate"], "Nat rate"),
+                Table("nat_by_trump", tables["nat_by_trump"], "Nat rate by trump suit"),
+                Table("nat_by_declarer", tables["nat_by_declarer"],
+                      "Nat rate by declarer seat, and by position from the dealer (1 = forehand)"),
+                Table("nat_by_strength", tables["nat_by_strength"], "Nat rate by hand strength"),
+                Table("pit_rate", tables["pit_rate"], "Pit (all eight tricks) rate, by the team that made it"),
+            ],
+        ),
+        Section(
+            "Points and scores",
+            "Card points (162 per deal, last trick included) and deal scores of the declaring and "
+            "the defending team.",
+            figures=[Figure("points_hist.png", "Distribution of card points per deal by team."),
+                     Figure("score_hist.png", "Distribution of the deal score by team (nat: 0 for "
+                            "the playing team, 162 plus all roem for the other).")],
+            tables=[Table("points_summary", tables["points_summary"],
+                          "Mean card points and score per deal (se: standard error)")],
+        ),
+    ]
+
+
+def build(run, out_dir: Path) -> list[Section]:
+    return sections(stats.all_tables(run.scan(), run.options), out_dir)
