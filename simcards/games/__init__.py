@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from simcards.games.base import Game
+from simcards.games.hearts.game import Hartenjagen, Hearts
 from simcards.games.klaverjas.game import KlaverjasAmsterdam, KlaverjasRotterdam
 
-_GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (KlaverjasRotterdam, KlaverjasAmsterdam)}
+_GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (KlaverjasRotterdam, KlaverjasAmsterdam,
+                                                            Hartenjagen, Hearts)}
 
 
 def rulesets() -> list[str]:

@@ -1,0 +1,509 @@
+"""Hartenjagen / Hearts bots: random, and a heuristic following the tactics of the source
+(002_cc09cad8c3672f2c.txt): passing, a moon-attempt decision, and card play.
+
+Bots are Numba functions selected by a kind id, with one float64 parameter row per seat (the
+PARAMS below, by name in configs). A bot sees its own hand and the public slots of the deal
+state: the current trick, the cards played, the voids each seat has shown, the points each seat
+has taken, the scores before the deal and the phase.
+
+The heuristic plays in one of three modes:
+- *avoid* (American Hearts, Dutch outbound): duck under the winning card with the highest card
+  that still ducks; when last to a point-free trick that it can win, win it with its highest
+  card if it keeps a low card to lead afterwards (source: "take it with as high a card as
+  possible"); early in the deal, cash clubs/diamonds from the top while everyone still follows
+  (source: "dominate with the ace of diamonds or clubs for two or three rounds"); lead from
+  suits where higher cards are still out, short suits first (void a suit early); discard the
+  most dangerous card: QS, then A/K of spades while the QS is out, the JC, high hearts, high
+  cards of short suits.
+- *chase* (Dutch return, source "Terugweg"): lead a boss heart at once, otherwise cash boss
+  cards of long suits; win tricks that hold points as cheaply as sure; never discard points.
+- *moon* (a seat that decided to shoot the moon, while nobody else has taken a point): chase,
+  and also win point-free tricks to keep control.
+The moon option (``moon = "choose"``) is decided by the rules kernel for every bot kind
+(simcards/games/hearts/rules.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simcards._jit import kernel
+
+from simcards.cards import lowest_bit_index, nth_bit_index, popcount
+from simcards.games._trick import suit_mask
+from simcards.games.hearts._kernels import (
+    PHASE_RETURN,
+    S_HAND,
+    S_LEADER,
+    S_MOON_TRY,
+    S_N_PLAYED,
+    S_PHASE,
+    S_PLAYED,
+    S_POINTS,
+    S_TO_MOVE,
+    S_TRICK,
+    S_TRICK_NO,
+    S_VOIDS,
+    S_WIN_POS,
+    card_points,
+    rule,
+)
+from simcards.games.hearts.rules import (
+    N_PASS,
+    R_AS,
+    R_FULL,
+    R_HEARTS,
+    R_JC,
+    R_KS,
+    R_N_RANKS,
+    R_POINT_CARDS,
+    R_QS,
+    R_TOTAL,
+)
+from simcards.rng import randint
+
+RANDOM, HEURISTIC = 0, 1
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+
+# (name, default, meaning): the parameter row of a bot, in this order.
+PARAMS = (
+    ("moon_threshold", 24.0, "attempt to shoot the moon when the hand's moon score (high-card "
+                             "points A4 K3 Q2 J1 plus the number of hearts) reaches this"),
+    ("moon_defence", 0.5, "when one opponent holds every point taken so far and at least this "
+                          "share of the deal's total, win a point trick cheaply to stop a moon"),
+    ("dominate_tricks", 3.0, "avoid mode: cash boss clubs/diamonds from the top during the "
+                             "first this many tricks"),
+    ("dominate_min_unseen", 6.0, "... only while at least this many cards of the suit are "
+                                 "still with the opponents"),
+    ("unload_last", 1.0, "avoid mode: when last to a point-free trick, win it with the highest "
+                         "card if a low card to lead remains (1 on, 0 off)"),
+    ("spade_guard", 4.0, "passing: keep the Q/K/A of spades when holding at least this many "
+                         "spades below the queen"),
+    ("void_pass", 2.0, "passing: prefer passing every card of a club/diamond suit this short"),
+)
+N_PARAMS = len(PARAMS)
+(P_MOON, P_DEFENCE, P_DOMINATE, P_DOM_UNSEEN, P_UNLOAD, P_SPADE_GUARD, P_VOID_PASS) = range(N_PARAMS)
+
+HEARTS_SUIT, SPADES_SUIT = 2, 3
+MODE_AVOID, MODE_CHASE, MODE_MOON = 0, 1, 2
+
+
+def default_params() -> np.ndarray:
+    return np.array([p[1] for p in PARAMS], dtype=np.float64)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+@kernel
+def highest_bit_index(x):
+    """Index of the highest set bit of a non-zero int64 below 2**63."""
+    n = 0
+    if x >> 32:
+        x >>= 32
+        n += 32
+    if x >> 16:
+        x >>= 16
+        n += 16
+    if x >> 8:
+        x >>= 8
+        n += 8
+    if x >> 4:
+        x >>= 4
+        n += 4
+    if x >> 2:
+        x >>= 2
+        n += 2
+    if x >> 1:
+        n += 1
+    return n
+
+
+@kernel
+def _suit(T, s):
+    return suit_mask(T, 0, s)
+
+
+@kernel
+def _high_card_points(hand, n_ranks):
+    """A 4, K 3, Q 2, J 1."""
+    total = 0
+    for s in range(4):
+        top = np.int64(1) << (s * n_ranks + n_ranks - 1)
+        if hand & top:
+            total += 4
+        if hand & (top >> 1):
+            total += 3
+        if hand & (top >> 2):
+            total += 2
+        if hand & (top >> 3):
+            total += 1
+    return total
+
+
+@kernel
+def moon_score(hand, T):
+    """High-card points plus the number of hearts held (see PARAMS ``moon_threshold``)."""
+    return _high_card_points(hand, rule(T, R_N_RANKS)) + popcount(hand & rule(T, R_HEARTS))
+
+
+@kernel
+def _others_may_hold(st, seat, unseen, s, T):
+    """Cards of suit ``s`` that may still be held by seats other than ``seat`` (not void)."""
+    may = np.int64(0)
+    cards = unseen & _suit(T, s)
+    for k in range(1, 4):
+        other = (seat + k) % 4
+        if not (st[S_VOIDS + other] >> s & 1):
+            may |= cards
+    return may
+
+
+@kernel
+def _later_may_beat(st, seat, card, unseen, T):
+    """Could a seat still to play in this trick beat ``card`` (same suit, higher)?"""
+    n_ranks = rule(T, R_N_RANKS)
+    s = card // n_ranks
+    higher = unseen & _suit(T, s) & ~((np.int64(1) << (card + 1)) - 1)
+    if higher == 0:
+        return False
+    for pos in range(st[S_N_PLAYED] + 1, 4):
+        other = (st[S_LEADER] + pos) % 4
+        if not (st[S_VOIDS + other] >> s & 1):
+            return True
+    return False
+
+
+@kernel
+def _highest_cheap(mask, T):
+    """The highest card of a one-suit ``mask``, avoiding point cards when it can."""
+    cheap = mask & ~rule(T, R_POINT_CARDS)
+    if cheap != 0:
+        return highest_bit_index(cheap)
+    return highest_bit_index(mask)
+
+
+@kernel
+def _lowest_cheap(mask, T):
+    cheap = mask & ~rule(T, R_POINT_CARDS)
+    if cheap != 0:
+        return lowest_bit_index(cheap)
+    return lowest_bit_index(mask)
+
+
+@kernel
+def _trick_points(st, T):
+    total = 0
+    for i in range(st[S_N_PLAYED]):
+        total += card_points(T, st[S_TRICK + i])
+    return total
+
+
+# ---------------------------------------------------------------- passing
+
+
+@kernel
+def _pass_danger(card, hand, T, params):
+    """How much a card is worth passing away (higher: pass first)."""
+    n_ranks = rule(T, R_N_RANKS)
+    s = card // n_ranks
+    r = card % n_ranks
+    qs = rule(T, R_QS)
+    spades = hand & _suit(T, SPADES_SUIT)
+    low_spades = popcount(spades & ((np.int64(1) << qs) - 1))
+    guarded = low_spades >= params[P_SPADE_GUARD]
+    if card == qs:
+        return 10.0 if guarded else 100.0
+    if card == rule(T, R_AS) or card == rule(T, R_KS):
+        return 1.0 * r if guarded else 60.0 + r
+    if s == HEARTS_SUIT:
+        return 2.0 * r + (10.0 if r >= n_ranks - 4 else 0.0)
+    danger = 1.5 * r
+    if s != SPADES_SUIT and popcount(hand & _suit(T, s)) <= params[P_VOID_PASS]:
+        danger += 15.0
+    return danger
+
+
+@kernel
+def choose_passes(kind, hand, T, params, rng):
+    """The three cards a bot passes (a mask)."""
+    chosen = np.int64(0)
+    if kind == RANDOM:
+        for _ in range(N_PASS):
+            rest = hand & ~chosen
+            chosen |= np.int64(1) << nth_bit_index(rest, randint(rng, popcount(rest)))
+        return chosen
+    moon = moon_score(hand, T) >= params[P_MOON]
+    for _ in range(N_PASS):
+        best, best_value = -1, -1e18
+        rest = hand & ~chosen
+        while rest:
+            card = lowest_bit_index(rest)
+            if moon:  # keep high cards and hearts: pass the lowest non-hearts
+                value = -1.0 * (card % rule(T, R_N_RANKS))
+                if (card // rule(T, R_N_RANKS)) == HEARTS_SUIT:
+                    value -= 100.0
+            else:
+                value = _pass_danger(card, hand, T, params)
+            if value > best_value:
+                best, best_value = card, value
+            rest &= rest - 1
+        chosen |= np.int64(1) << best
+    return chosen
+
+
+@kernel
+def wants_moon(kind, hand, T, params):
+    """Does the bot set out to shoot the moon with this hand (after passing)?"""
+    if kind == RANDOM:
+        return False
+    return moon_score(hand, T) >= params[P_MOON]
+
+
+# ---------------------------------------------------------------- card play
+
+
+@kernel
+def _mode(st, seat, T, params):
+    if st[S_PHASE] == PHASE_RETURN:
+        return MODE_CHASE
+    if st[S_MOON_TRY] == seat:
+        for k in range(1, 4):
+            if st[S_POINTS + (seat + k) % 4] != 0:
+                return MODE_AVOID
+        return MODE_MOON
+    return MODE_AVOID
+
+
+@kernel
+def _moon_threat(st, seat, T, params):
+    """An opponent holds every point taken so far, and enough of them to be dangerous."""
+    holder, taken = -1, 0
+    for other in range(4):
+        p = st[S_POINTS + other]
+        if p != 0:
+            if holder >= 0:
+                return False
+            holder, taken = other, p
+    if holder < 0 or holder == seat:
+        return False
+    return taken >= params[P_DEFENCE] * rule(T, R_TOTAL)
+
+
+@kernel
+def _has_exit(hand, keep_out, unseen, T):
+    """Does ``hand`` (without ``keep_out``) keep a card that others can beat (a safe lead)?"""
+    rest = hand & ~keep_out
+    for s in range(4):
+        mine = rest & _suit(T, s)
+        if mine == 0:
+            continue
+        low = lowest_bit_index(mine)
+        if unseen & _suit(T, s) & ~((np.int64(1) << (low + 1)) - 1):
+            return True
+    return False
+
+
+@kernel
+def _discard_danger(card, hand, unseen, T):
+    n_ranks = rule(T, R_N_RANKS)
+    s = card // n_ranks
+    r = card % n_ranks
+    qs = rule(T, R_QS)
+    value = 1.0 * r
+    if card == qs:
+        value += 200.0
+    elif card == rule(T, R_JC):
+        value += 40.0
+    elif s == HEARTS_SUIT:
+        value += 8.0
+    elif (card == rule(T, R_AS) or card == rule(T, R_KS)) and (unseen >> qs) & 1:
+        value += 60.0
+    # a card whose suit has no lower card out can never be ducked: dangerous
+    if unseen & _suit(T, s) & ((np.int64(1) << card) - 1) == 0:
+        value -= 2.0
+    if popcount(hand & _suit(T, s)) == 1:
+        value += 3.0
+    return value
+
+
+@kernel
+def _avoid_lead(seat, hand, legal, st, T, params, unseen):
+    n_ranks = rule(T, R_N_RANKS)
+    qs = rule(T, R_QS)
+    qs_live = (unseen >> qs) & 1
+    # dominate early with boss clubs / diamonds while everyone still follows
+    if st[S_TRICK_NO] < params[P_DOMINATE]:
+        for s in range(2):
+            mine = legal & _suit(T, s)
+            if mine == 0:
+                continue
+            out = unseen & _suit(T, s)
+            top = highest_bit_index(mine)
+            if out == 0 or out >> top != 0:
+                continue
+            void_seen = False
+            for k in range(1, 4):
+                if st[S_VOIDS + (seat + k) % 4] >> s & 1:
+                    void_seen = True
+            if not void_seen and popcount(out) >= params[P_DOM_UNSEEN]:
+                return top
+    best, best_score = -1, -1e18
+    for s in range(4):
+        mine = legal & _suit(T, s)
+        if mine == 0:
+            continue
+        low = lowest_bit_index(mine)
+        may = _others_may_hold(st, seat, unseen, s, T)
+        higher = popcount(may & ~((np.int64(1) << (low + 1)) - 1))
+        score = 10.0 * min(higher, 3) - popcount(hand & _suit(T, s))
+        if higher == 0:
+            score -= 30.0
+        points = card_points(T, low)
+        if points != 0:
+            score -= 8.0 * points
+        if s == SPADES_SUIT and qs_live:
+            a_k = (np.int64(1) << rule(T, R_AS)) | (np.int64(1) << rule(T, R_KS))
+            if hand & a_k == 0 and low < qs:
+                score += 6.0  # smoke out the queen
+            elif hand & a_k:
+                score -= 10.0
+        if s == SPADES_SUIT and (hand >> qs) & 1 and low != qs:
+            score -= 8.0
+        if score > best_score:
+            best, best_score = low, score
+    return best
+
+
+@kernel
+def _avoid_follow(seat, hand, legal, st, T, params, unseen):
+    n = st[S_N_PLAYED]
+    best = st[S_TRICK + st[S_WIN_POS]]
+    under = legal & ((np.int64(1) << best) - 1)
+    over = legal & ~under
+    trick_pts = _trick_points(st, T)
+    if _moon_threat(st, seat, T, params) and trick_pts > 0 and over != 0:
+        card = _lowest_cheap(over, T)
+        if not _later_may_beat(st, seat, card, unseen, T):
+            return card
+    if n == 3:
+        if under != 0:
+            if (trick_pts == 0 and over != 0 and params[P_UNLOAD] > 0):
+                cheap_over = over & ~rule(T, R_POINT_CARDS)
+                if cheap_over != 0:
+                    top = highest_bit_index(cheap_over)
+                    if _has_exit(hand, np.int64(1) << top, unseen, T):
+                        return top
+            return highest_bit_index(under)
+        return _highest_cheap(over, T)
+    if under != 0:
+        return highest_bit_index(under)
+    low = _lowest_cheap(over, T)
+    if not _later_may_beat(st, seat, low, unseen, T):
+        return _highest_cheap(over, T)  # we win anyway: shed the highest
+    return low
+
+
+@kernel
+def _avoid_discard(hand, legal, unseen, T):
+    best, best_value = -1, -1e18
+    rest = legal
+    while rest:
+        card = lowest_bit_index(rest)
+        value = _discard_danger(card, hand, unseen, T)
+        if value > best_value:
+            best, best_value = card, value
+        rest &= rest - 1
+    return best
+
+
+@kernel
+def _chase_lead(seat, hand, legal, st, T, unseen):
+    hearts = legal & _suit(T, HEARTS_SUIT)
+    if hearts != 0:
+        top = highest_bit_index(hearts)
+        if unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+            return top
+    best, best_len = -1, -1
+    for s in range(4):
+        mine = legal & _suit(T, s)
+        if mine == 0:
+            continue
+        top = highest_bit_index(mine)
+        if unseen & _suit(T, s) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+            length = popcount(mine)
+            if length > best_len:
+                best, best_len = top, length
+    if best >= 0:
+        return best
+    # no boss: lead low from the longest suit, keeping high cards for later
+    for s in range(4):
+        mine = legal & _suit(T, s)
+        length = popcount(mine)
+        if length > best_len:
+            best, best_len = lowest_bit_index(mine), length
+    return best
+
+
+@kernel
+def _chase_follow(seat, hand, legal, st, T, unseen, moon):
+    n = st[S_N_PLAYED]
+    best = st[S_TRICK + st[S_WIN_POS]]
+    over = legal & ~((np.int64(1) << best) - 1)
+    led_hearts = (st[S_TRICK] // rule(T, R_N_RANKS)) == HEARTS_SUIT
+    wanted = moon or _trick_points(st, T) > 0 or led_hearts
+    if over != 0 and wanted:
+        if n == 3:
+            return lowest_bit_index(over)
+        top = highest_bit_index(over)
+        return top
+    return lowest_bit_index(legal)
+
+
+@kernel
+def _chase_discard(legal, T):
+    """Give nothing away: the lowest card without points, else the cheapest point card."""
+    cheap = legal & ~rule(T, R_POINT_CARDS)
+    pool = cheap if cheap != 0 else legal
+    best, best_value = -1, 1 << 30
+    rest = pool
+    n_ranks = rule(T, R_N_RANKS)
+    while rest:
+        card = lowest_bit_index(rest)
+        value = 100 * card_points(T, card) + card % n_ranks
+        if value < best_value:
+            best, best_value = card, value
+        rest &= rest - 1
+    return best
+
+
+@kernel
+def heuristic_card(seat, legal, st, T, params):
+    """The heuristic's card for ``seat`` (see the module docstring)."""
+    if legal & (legal - 1) == 0:
+        return lowest_bit_index(legal)
+    hand = st[S_HAND + seat]
+    unseen = rule(T, R_FULL) & ~st[S_PLAYED] & ~hand
+    mode = _mode(st, seat, T, params)
+    n = st[S_N_PLAYED]
+    if n == 0:
+        if mode == MODE_AVOID:
+            return _avoid_lead(seat, hand, legal, st, T, params, unseen)
+        return _chase_lead(seat, hand, legal, st, T, unseen)
+    led_suit = st[S_TRICK] // rule(T, R_N_RANKS)
+    following = (legal & _suit(T, led_suit)) != 0
+    if mode == MODE_AVOID:
+        if following:
+            return _avoid_follow(seat, hand, legal, st, T, params, unseen)
+        return _avoid_discard(hand, legal, unseen, T)
+    if following:
+        return _chase_follow(seat, hand, legal, st, T, unseen, mode == MODE_MOON)
+    return _chase_discard(legal, T)
+
+
+@kernel
+def choose_card(kind, legal, st, T, params, rng):
+    """The card the bot of ``kind`` plays for the seat to move."""
+    if kind == RANDOM:
+        return nth_bit_index(legal, randint(rng, popcount(legal)))
+    return heuristic_card(st[S_TO_MOVE], legal, st, T, params)
+

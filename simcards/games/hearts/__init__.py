@@ -1,0 +1,1 @@
+"""Hartenjagen (Dutch) and Hearts (American): RULES.md sections 4 and 5."""

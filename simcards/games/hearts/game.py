@@ -1,0 +1,306 @@
+"""Python API of Hartenjagen and Hearts: `simcards.load("hartenjagen")`, `simcards.load("hearts")`
+and the interactive `HeartsState` of one deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simcards.bots import hearts as hbots
+from simcards.bots.spec import BotFamily
+from simcards.cards import DECK32, DECK52, Deck
+from simcards.games.base import Game, IllegalMove, check_count
+from simcards.games.columns import to_frame
+from simcards.games.hearts import _kernels as K
+from simcards.games.hearts import _play
+from simcards.games.hearts.columns import DEAL_COLUMNS_32, DEAL_COLUMNS_52, MATCH_COLUMNS
+from simcards.games.hearts.rules import (
+    AMERICAN_OPTIONS,
+    DUTCH_OPTIONS,
+    RULES_VERSION,
+    build_tables,
+)
+from simcards.rng import MAX_DEALS_PER_MATCH
+
+HEARTS_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS)
+PHASES = ("outbound", "return")
+PASS_NAMES = {0: "none", 1: "left", 2: "across", 3: "right"}
+MOON_OPTION_NAMES = {0: None, 1: "others", 2: "self"}
+
+
+def parse_hands(hands: Any, deck: Deck) -> np.ndarray:
+    """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
+    size = deck.n_cards // 4
+    if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+        raise ValueError(f"hands must be a list of 4 hands of {size} card codes")
+    masks = np.zeros(4, dtype=np.int64)
+    seen = 0
+    for seat, hand in enumerate(hands):
+        mask = deck.parse_hand(hand)
+        count = bin(mask).count("1")
+        if count != size:
+            raise ValueError(f"hand {seat} has {count} cards; each hand holds {size}")
+        twice = seen & mask
+        if twice:
+            raise ValueError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
+        seen |= mask
+        masks[seat] = mask
+    return masks
+
+
+class HeartsGame(Game):
+    """Shared by both rulesets; a run's unit is a whole game (``unit = "match"``)."""
+
+    n_seats = 4
+    rules_version = RULES_VERSION
+    bots = HEARTS_BOTS
+    match_columns = MATCH_COLUMNS
+    unit = "match"
+    dutch = False
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.tables = build_tables(self.options, self.dutch)
+
+    # ------------------------------------------------------------ batch
+
+    def _simulate_frames(self, seed, start, n, kinds, params):
+        deals, matches = _play.simulate_games(seed, start, n, self.tables, kinds, params)
+        return {"deals": to_frame(self.deal_columns, deals),
+                "matches": to_frame(self.match_columns, matches)}
+
+    # ------------------------------------------------------------ one deal by hand
+
+    def deal(self, hands=None, dealer: int = 0, scores=(0, 0, 0, 0), phase: str = "outbound",
+             *, seed=None, index=None, bots: Any = "heuristic") -> "HeartsState":
+        """A deal ready to play.
+
+        - ``hands``: four lists of card codes, the hands *as played* (after any passing);
+          ``dealer`` (forehand leads in Hartenjagen; the 2C holder leads in Hearts), the game
+          ``scores`` before the deal and the ``phase`` ("outbound", or "return" in
+          Hartenjagen) decide how the deal is scored.
+        - ``seed`` and ``index``: global deal ``index`` (the ``deal_index`` column) of a run with
+          ``seed`` and ``bots``: its game is replayed up to that deal, so the passes, the
+          scores before it and its phase are exactly those of the run.
+        """
+        kinds, params = self.resolve_bots(bots)
+        if (seed is None) != (index is None):
+            raise ValueError("give both seed and index, or neither")
+        if seed is not None:
+            if hands is not None:
+                raise ValueError("give either hands or seed and index, not both")
+            ctx = self._deal_context(check_count("seed", seed), check_count("index", index),
+                                     kinds, params)
+            return HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
+                               kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
+                               pass_dir=ctx["pass_dir"])
+        if hands is None:
+            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+        masks = parse_hands(hands, self.deck)
+        if dealer not in range(4):
+            raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+        allowed_phases = PHASES if self.dutch else PHASES[:1]
+        if phase not in allowed_phases:
+            raise ValueError(f"phase = {phase!r} is not allowed for {self.name}; use "
+                             + " or ".join(repr(p) for p in allowed_phases))
+        if (not isinstance(scores, (list, tuple)) or len(scores) != 4
+                or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
+                           for s in scores)):
+            raise ValueError(f"scores = {scores!r} is not allowed; use four integers, one per seat")
+        return HeartsState(self, masks, dealer, [int(s) for s in scores], PHASES.index(phase),
+                           kinds, params)
+
+    def _deal_context(self, seed: int, index: int, kinds, params) -> dict:
+        match, deal_no = divmod(index, MAX_DEALS_PER_MATCH)
+        dealt, passes, offsets, before, phases, traces, n = _play.replay_game(
+            seed, match, self.tables, kinds, params, deal_no)
+        if n <= deal_no:
+            raise ValueError(f"deal index {index} is deal {deal_no} of game {match}, but that "
+                             f"game ended after {n} deals with these bots")
+        held = dealt[deal_no].copy()
+        K.apply_passes(held, passes[deal_no], int(offsets[deal_no]))
+        return {"match": match, "deal_no": deal_no, "dealt": dealt[deal_no],
+                "passes": passes[deal_no], "pass_dir": int(offsets[deal_no]), "held": held,
+                "dealer": int(_play.dealer_of(match, deal_no)),
+                "scores": [int(s) for s in before[deal_no]], "phase": int(phases[deal_no]),
+                "trace": traces[deal_no]}
+
+    # ------------------------------------------------------------ replays
+
+    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+        """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
+        ``bots``, trick by trick: dealt hands, passes, scores before, tricks and the result."""
+        kinds, params = self.resolve_bots(bots)
+        ctx = self._deal_context(check_count("seed", seed), check_count("index", index),
+                                 kinds, params)
+        return self._replay_from(ctx, kinds, params)
+
+    def replay_match(self, seed: int, match_index: int, bots: Any = "heuristic") -> dict:
+        """Every deal of game ``match_index`` of a run (as `replay`), and its final placings."""
+        kinds, params = self.resolve_bots(bots)
+        seed, match_index = check_count("seed", seed), check_count("match_index", match_index)
+        deals = []
+        stop = MAX_DEALS_PER_MATCH - 1
+        dealt, passes, offsets, before, phases, traces, n = _play.replay_game(
+            seed, match_index, self.tables, kinds, params, stop)
+        for deal_no in range(n):
+            held = dealt[deal_no].copy()
+            K.apply_passes(held, passes[deal_no], int(offsets[deal_no]))
+            ctx = {"match": match_index, "deal_no": deal_no, "dealt": dealt[deal_no],
+                   "passes": passes[deal_no], "pass_dir": int(offsets[deal_no]), "held": held,
+                   "dealer": int(_play.dealer_of(match_index, deal_no)),
+                   "scores": [int(s) for s in before[deal_no]], "phase": int(phases[deal_no]),
+                   "trace": traces[deal_no]}
+            deals.append(self._replay_from(ctx, kinds, params))
+        final = deals[-1]["result"]["scores"]
+        last_points = np.array(deals[-1]["result"]["points"], dtype=np.int64)
+        over = self._game_over(final, deals[-1]["phase"])
+        places = np.empty(4, dtype=np.int64)
+        dutch_end = over and self.dutch and deals[-1]["phase"] == "return"
+        K.placings(np.array(final, dtype=np.int64), last_points, dutch_end, places)
+        return {"match_index": match_index, "deals": deals, "scores": final,
+                "places": [int(p) for p in places], "capped": not over}
+
+    def _game_over(self, scores, phase_name: str) -> bool:
+        over, _ = K.game_over(np.array(scores, dtype=np.int64), PHASES.index(phase_name),
+                              self.tables)
+        return bool(over)
+
+    def _replay_from(self, ctx: dict, kinds, params) -> dict:
+        state = HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
+                            kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
+                            pass_dir=ctx["pass_dir"])
+        tricks = []
+        for k, card in enumerate(ctx["trace"]):
+            if k % 4 == 0:
+                tricks.append({"leader": state.to_move, "cards": []})
+            seat = state.to_move
+            code = self.deck.code(int(card))
+            state.play(code)
+            tricks[-1]["cards"].append((seat, code))
+            if k % 4 == 3:
+                tricks[-1]["winner"] = int(state._st[K.S_LAST_WINNER])
+        deck = self.deck
+        return {"match_index": ctx["match"], "deal_no": ctx["deal_no"],
+                "deal_index": ctx["match"] * MAX_DEALS_PER_MATCH + ctx["deal_no"],
+                "dealer": ctx["dealer"], "phase": PHASES[ctx["phase"]],
+                "hands": [deck.hand_codes(int(h)) for h in ctx["dealt"]],
+                "pass_dir": PASS_NAMES[ctx["pass_dir"]],
+                "passes": [deck.hand_codes(int(p)) for p in ctx["passes"]],
+                "scores_before": ctx["scores"], "moon_attempt": state.moon_attempt,
+                "tricks": tricks, "result": state.result()}
+
+
+class Hartenjagen(HeartsGame):
+    name = "hartenjagen"
+    deck = DECK32
+    dutch = True
+    option_specs = DUTCH_OPTIONS
+    deal_columns = DEAL_COLUMNS_32
+    summary = ("Hartenjagen (Dutch): 32 cards, hearts 1, JC 2, QS 5; outbound to the target, "
+               "then the return to zero")
+
+
+class Hearts(HeartsGame):
+    name = "hearts"
+    deck = DECK52
+    option_specs = AMERICAN_OPTIONS
+    deal_columns = DEAL_COLUMNS_52
+    summary = ("Hearts (American): 52 cards, passing, 2C leads, hearts 1, QS 13; "
+               "game to the target, lowest score wins")
+
+
+class HeartsState:
+    """One deal being played by hand: `to_move`, `legal_moves()`, `play(code)`, `result()`."""
+
+    def __init__(self, game: HeartsGame, hands, dealer: int, scores, phase: int, kinds, params,
+                 dealt=None, passes=None, pass_dir: int = 0):
+        self.game = game
+        self.dealer = int(dealer)
+        self.phase = PHASES[int(phase)]
+        self.scores_before = [int(s) for s in scores]
+        self.held = [int(h) for h in hands]
+        self.dealt = [int(h) for h in (hands if dealt is None else dealt)]
+        self.passes = [0, 0, 0, 0] if passes is None else [int(p) for p in passes]
+        self.pass_dir = PASS_NAMES[int(pass_dir)]
+        hands = np.asarray(hands, dtype=np.int64)
+        self._st = np.empty(K.STATE_SIZE, dtype=np.int64)
+        K.new_state(self._st, hands, self.dealer, np.asarray(self.scores_before, dtype=np.int64),
+                    int(phase), game.tables)
+        attempt = int(_play.moon_attempt_of(hands, int(phase), self.dealer, game.tables,
+                                            kinds, params))
+        self._st[K.S_MOON_TRY] = attempt
+        self.moon_attempt = attempt
+        self.history: list[tuple[int, str]] = []
+
+    def __repr__(self) -> str:
+        return (f"<{self.game.name} deal ({self.phase}): {len(self.history)} cards played, "
+                f"seat {self.to_move} to move>")
+
+    @property
+    def to_move(self) -> int:
+        return int(self._st[K.S_TO_MOVE])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(K.is_over(self._st, self.game.tables))
+
+    @property
+    def hearts_broken(self) -> bool:
+        return bool(self._st[K.S_BROKEN])
+
+    def hand(self, seat: int) -> list[str]:
+        return self.game.deck.hand_codes(int(self._st[K.S_HAND + seat]))
+
+    @property
+    def trick(self) -> list[str]:
+        """Cards of the trick in progress, in play order."""
+        n = int(self._st[K.S_N_PLAYED])
+        return [self.game.deck.code(int(self._st[K.S_TRICK + i])) for i in range(n)]
+
+    @property
+    def points(self) -> list[int]:
+        """Points taken so far this deal, per seat."""
+        return [int(self._st[K.S_POINTS + s]) for s in range(4)]
+
+    def legal_mask(self) -> int:
+        return 0 if self.is_over else int(K.legal_mask(self._st, self.game.tables))
+
+    def legal_moves(self) -> list[str]:
+        return self.game.deck.hand_codes(self.legal_mask())
+
+    def play(self, code: str) -> "HeartsState":
+        if self.is_over:
+            raise IllegalMove(f"{code!r} cannot be played: the deal is over")
+        card = self.game.deck.card_id(code)
+        legal = self.legal_mask()
+        if not legal >> card & 1:
+            raise IllegalMove(f"{code!r} is not a legal card for seat {self.to_move} now; legal: "
+                              f"{', '.join(self.game.deck.hand_codes(legal))}")
+        self.history.append((self.to_move, self.game.deck.code(card)))
+        K.apply_card(self._st, card, self.game.tables)
+        return self
+
+    def result(self) -> dict:
+        """Points and tricks per seat, moon (seat or None) and how it was scored, the score
+        change and the scores after the deal, who took the QS (and the JC in Hartenjagen)."""
+        n_cards = self.game.deck.n_cards
+        if not self.is_over:
+            raise ValueError(f"the deal is not over: {len(self.history)} of {n_cards} cards played")
+        st = self._st
+        deltas = np.zeros(4, dtype=np.int64)
+        moon, option = K.score_deal(st, self.game.tables, deltas)
+        out = {
+            "phase": self.phase,
+            "points": [int(st[K.S_POINTS + s]) for s in range(4)],
+            "tricks": [int(st[K.S_TRICKS + s]) for s in range(4)],
+            "moon": None if moon < 0 else int(moon),
+            "moon_option": MOON_OPTION_NAMES[int(option)],
+            "score": [int(d) for d in deltas],
+            "scores": [self.scores_before[s] + int(deltas[s]) for s in range(4)],
+            "qs_taker": int(st[K.S_QS_TAKER]),
+        }
+        if self.game.dutch:
+            out["jc_taker"] = int(st[K.S_JC_TAKER])
+        return out
