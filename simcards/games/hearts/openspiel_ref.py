@@ -77,7 +77,7 @@ def mask_of_actions(actions) -> int:
     return mask
 
 
-def cross_check(n_games: int, seed: int = 0, **options) -> list[str]:
+def cross_check(n_games: int, seed: int = 0, steps: list | None = None, **options) -> list[str]:
     """Play ``n_games`` uniformly random deals of simcards ``hearts`` (with ``options``) and of
     OpenSpiel's hearts side by side, card by card: returns every disagreement (legal moves at
     any step, or the points at the end) as text; an empty list means full agreement. With
@@ -128,7 +128,9 @@ def cross_check(n_games: int, seed: int = 0, **options) -> list[str]:
             os_state.apply_action(action)
             state.play(DECK52.code(our_card(action)))
             step += 1
-        else:
+        if steps is not None:
+            steps.append(step)
+        if os_state.is_terminal():
             if not state.is_over:
                 problems.append(f"game {g}: OpenSpiel ended, simcards did not")
                 continue
