@@ -7,9 +7,11 @@ from typing import Any
 from simcards.games.base import Game
 from simcards.games.hearts.game import Hartenjagen, Hearts
 from simcards.games.klaverjas.game import KlaverjasAmsterdam, KlaverjasRotterdam
+from simcards.games.kraken.game import KrakenContra, KrakenScorebord
 
 _GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (KlaverjasRotterdam, KlaverjasAmsterdam,
-                                                            Hartenjagen, Hearts)}
+                                                            Hartenjagen, Hearts,
+                                                            KrakenContra, KrakenScorebord)}
 
 
 def rulesets() -> list[str]:

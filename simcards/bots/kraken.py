@@ -1,0 +1,122 @@
+"""Kraken bots: the Klaverjassen bots (trump choice by the hand evaluator, card play) plus bidding.
+
+The bidding estimate
+--------------------
+Every seat that decides a bid computes an estimate: the card points (of 162, last trick
+included) its team is expected to take, from what the seat can see at that moment:
+
+    estimate = est_base_<bid>_<j> + est_slope * evaluate_hand(own hand, trump)
+               + est_partner_bid x (bids the partner made earlier in this deal)
+
+``evaluate_hand`` is the Klaverjassen evaluator (simcards/bots/klaverjas.py) with the named
+trump. ``<bid>_<j>`` is the decision: the bid (kraak, rekraak/overkraak, superkraak) and whether
+the seat decides first (j = 1: the seat after the declarer for the defenders' bids, the declarer
+for the playing team's) or second (j = 2: its partner, who has seen the first decline). The
+decision alone fixes the public information besides the partner's earlier bids: who declared,
+which bids were made, that the partner passed. The seat never looks at another hand.
+
+A bid is made when the estimate reaches the bid's threshold, on the same scale (81 is half the
+card points). The defaults were calibrated on `kraken-contra` runs with these bots (six rounds
+of 12,000 matches, each round refitting on the previous one's data): every base so that the
+decision's mean estimate equals its team's mean card points (a mean error below 1 point; the
+superkraak decisions are rare and noisier), ``est_partner_bid`` on the superkraak decisions after
+the partner's kraak, and each threshold where a logistic fit of "the bid would win with this
+play" on the estimate crosses 1/2: in contra a bid moves the crosses of the deal by the same
+amount either way, so it pays from there on. `simcards.analysis.kraken.estimate_calibration`
+and `bid_success_by_estimate` show both on any run. The superkraak bases are low (10): the
+seat faces a rekraak, and whoever kraaked already showed a strong hand, through its own
+evaluator or, for its partner, through ``est_partner_bid``.
+
+Random bots name a random trump and never bid (their estimate is still recorded).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simcards._jit import kernel
+
+from simcards.bots import klaverjas as kbots
+from simcards.bots.klaverjas import evaluate_hand
+from simcards.bots.spec import BotFamily
+
+_K = kbots.N_PARAMS
+
+
+def _base(bid: str, j: int, value: float) -> tuple[str, float, str]:
+    who = "first" if j == 1 else "second"
+    return (f"est_base_{bid}_{j}", value, f"bidding estimate: base of the {who} seat to decide on {bid}")
+
+
+def _threshold(bid: str, value: float, who: str) -> tuple[str, float, str]:
+    return (f"{bid}_threshold", value, f"{who} {bid} when the estimate reaches this")
+
+
+# Shared layout, so one kernel reads both rulesets: the superkraak entries come last.
+ESTIMATE_PARAMS = (
+    ("est_slope", 0.6, "bidding estimate: team card points per point of the own hand's evaluator"),
+    ("est_partner_bid", 30.0, "bidding estimate: added per earlier bid of the partner"),
+)
+KRAAK_PARAMS = (_threshold("kraak", 74.0, "defenders"), _base("kraak", 1, 33.6), _base("kraak", 2, 30.6))
+
+
+def _level2(bid: str) -> tuple:
+    return (_threshold(bid, 92.0, "the playing team"), _base(bid, 1, 42.0), _base(bid, 2, 58.0))
+
+
+SUPERKRAAK_PARAMS = (_threshold("superkraak", 70.0, "defenders"), _base("superkraak", 1, 10.0),
+                     _base("superkraak", 2, 10.0))
+CONTRA_PARAMS = kbots.PARAMS + ESTIMATE_PARAMS + KRAAK_PARAMS + _level2("rekraak") + SUPERKRAAK_PARAMS
+SCOREBORD_PARAMS = kbots.PARAMS + ESTIMATE_PARAMS + KRAAK_PARAMS + _level2("overkraak")
+CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS)
+SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS)
+
+P_SLOPE, P_PARTNER_BID = _K, _K + 1
+P_LEVEL = _K + 2  # bid level l (1..3) has [threshold, base_1, base_2] at P_LEVEL + 3 * (l - 1)
+
+
+@kernel
+def bid_estimate(hand, trump, level, j, partner_bids, T, params):
+    """Expected card points of the team of the ``j``-th seat (0 or 1) to decide on the bid of
+    ``level``, from that seat's view (module docstring)."""
+    est = params[P_LEVEL + 3 * (level - 1) + 1 + j] + params[P_SLOPE] * evaluate_hand(hand, trump, T, params)
+    return est + params[P_PARTNER_BID] * partner_bids
+
+
+@kernel
+def takes_bid(kind, level, est, params):
+    """Does a bot of ``kind`` with this estimate make the bid of ``level`` (1, 2, 3)?"""
+    if kind == kbots.RANDOM:
+        return False
+    return est >= params[P_LEVEL + 3 * (level - 1)]
+
+
+@kernel
+def run_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidder_out):
+    """The bidding after trump is named; returns the bid level reached (0 = no bid).
+
+    Level 1 (kraak) and 3 (superkraak) are the defenders', the seat after the declarer first;
+    level 2 (rekraak / overkraak) the playing team's, the declarer first. ``est_out[2*(l-1)+j]``
+    gets the estimate of the j-th seat to decide level l (NaN when it did not decide);
+    ``bidder_out[l-1]`` the seat that made bid l (-1 when nobody did)."""
+    for i in range(est_out.shape[0]):
+        est_out[i] = np.nan
+    for i in range(bidder_out.shape[0]):
+        bidder_out[i] = -1
+    level = 0
+    for bid in range(1, max_bid + 1):
+        if level != bid - 1:
+            break
+        first = (declarer + 1) % 4 if bid % 2 == 1 else declarer
+        for j in range(2):
+            seat = (first + 2 * j) % 4
+            partner_bids = 0
+            for b in range(bid - 1):
+                if bidder_out[b] == (seat + 2) % 4:
+                    partner_bids += 1
+            est = bid_estimate(hands[seat], trump, bid, j, partner_bids, T, params[seat])
+            est_out[2 * (bid - 1) + j] = est
+            if takes_bid(kinds[seat], bid, est, params[seat]):
+                level = bid
+                bidder_out[bid - 1] = seat
+                break
+    return level

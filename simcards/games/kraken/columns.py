@@ -1,0 +1,136 @@
+"""Dataset columns of Kraken runs: one row per deal (`deals/`) and one per match (`matches/`).
+
+Teams: 0 = seats 0 and 2 (WIJ), 1 = seats 1 and 3 (ZIJ). Hands are the dealt cards as bitmasks
+of card ids (RULES.md section 0). Bid levels: 0 none, 1 kraak, 2 rekraak (contra) / overkraak
+(scorebord), 3 superkraak (contra). The kernels write every integer column into one int64
+matrix (spec order, Float32 columns left out) and the estimate columns into a float64 matrix;
+`to_frame` joins them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from simcards.games.columns import Column, per_seat, per_team
+from simcards.games.kraken.rules import BID_NAMES, CONTRA, SCOREBORD
+
+
+def _bid_columns(variant: int) -> tuple[Column, ...]:
+    names = BID_NAMES[variant][1:]
+    seats = tuple(Column(f"{name}_seat", pl.Int8, f"seat that made the {name} (-1: none)")
+                  for name in names)
+    estimates = tuple(
+        Column(f"est_{name}_{j}", pl.Float32,
+               f"estimate of the {'first' if j == 1 else 'second'} seat to decide on {name} "
+               f"({'the seat after the declarer' if i % 2 == 0 else 'the declarer'}"
+               f"{'' if j == 1 else ', partner of the first'}) when it decided; NaN if it did not")
+        for i, name in enumerate(names) for j in (1, 2))
+    would = tuple(
+        Column(f"would_win_{name}", pl.Boolean,
+               f"the {'defenders' if i % 2 == 0 else 'playing team'} would win a {name} with this "
+               f"play (bots play alike whatever is bid, so this holds for bid and unbid deals)")
+        for i, name in enumerate(names))
+    return seats + estimates + would
+
+
+def _deal_columns(variant: int) -> tuple[Column, ...]:
+    contra = variant == CONTRA
+    multiplier = ("2^bid (kraak 2, rekraak 4, superkraak 8)" if contra
+                  else "2 with spades trump, else 1")
+    return (
+        Column("match_index", pl.Int64, "match (contra) or game to the target (scorebord) in the run, from 0"),
+        Column("deal_no", pl.Int16, "deal number within the match, from 0"),
+        Column("deal_index", pl.Int64, "global deal index: match_index * 1024 + deal_no; "
+                                       "(seed, deal_index) regenerates the deal"),
+        Column("dealer", pl.Int8, "dealer seat; forehand = dealer + 1 names trump and leads"),
+        *per_seat("hand", pl.UInt32, "cards dealt to seat {i}, bitmask of card ids"),
+        Column("trump", pl.Int8, "trump suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades"),
+        Column("declarer", pl.Int8, "seat that named trump (forehand)"),
+        Column("estimate", pl.Int16, "declarer's hand-evaluator estimate for the trump, rounded"),
+        Column("bid", pl.Int8, "highest bid: " + ", ".join(f"{i} {n}" for i, n in enumerate(BID_NAMES[variant]))),
+        Column("bidding_team", pl.Int8, "team that made the highest bid (-1: no bid)"),
+        Column("burden_team", pl.Int8, "team that must score more than the other: " +
+               ("the last bidder's, the playing team's without a bid" if contra else
+                "always the playing team (bids change the stakes only)")),
+        *_bid_columns(variant),
+        Column("multiplier", pl.Int8, f"card-point multiplier: {multiplier}"),
+        *per_team("points", pl.Int16, "raw card points of team {team} (seats {seats}), last-trick 10 included"),
+        *per_team("points_x", pl.Int16, "card points of team {team} times the multiplier"),
+        *per_team("tricks", pl.Int8, "tricks taken by team {team}"),
+        *per_team("hand_roem", pl.Int16, "hand melds awarded to team {team} (stuk excluded; "
+                                         "only the team with the highest meld scores)"),
+        *per_team("stuk", pl.Int16, "stuk (K and Q of trump in one hand) counted for team {team}"),
+        *per_team("table_roem", pl.Int16, "table roem won by team {team} (pit bonus excluded)"),
+        *per_team("pit_roem", pl.Int16, "pit bonus counted as roem of team {team}"),
+        *per_team("roem", pl.Int16, "all roem counted for team {team}: hand roem, stuk, table roem, pit bonus"),
+        Column("meld_team", pl.Int8, "team holding the single highest hand meld (-1: no meld)"),
+        Column("top_meld", pl.Int16, "value of the single highest hand meld (0: none)"),
+        Column("top_meld_four", pl.Boolean, "the highest hand meld is a four of a kind"),
+        Column("contested", pl.Boolean, "both teams held a hand meld (stuk not counted)"),
+        Column("pit", pl.Boolean, "one team took all eight tricks"),
+        Column("nat", pl.Boolean, "the burden team went nat" if contra else "the playing team went nat"),
+        Column("bid_won", pl.Int8, "-1 no bid; 1 the team that made the highest bid won it, 0 it lost"),
+        *per_team("score", pl.Int16, "points of team {team} for the deal" if contra else
+                  "scoreboard entry of team {team} (units of 10)"),
+        *(per_team("crosses", pl.Int8, "penalty crosses team {team} got in the deal") if contra else
+          per_team("mark", pl.Int8, "scoreboard mark of team {team}: 0 none, 1 NAT, 2 KRAAK")),
+        *per_team("total", pl.Int32, "running total of team {team}'s " +
+                  ("points" if contra else "scoreboard") + " after this deal"),
+        *per_seat("roem_hand", pl.Int16, "total of seat {i}'s hand melds with the deal's trump "
+                                         "(runs, four of a kind, stuk), before any awarding"),
+    )
+
+
+def _match_columns(variant: int) -> tuple[Column, ...]:
+    contra = variant == CONTRA
+    return (
+        Column("match_index", pl.Int64, "match in the run, from 0"),
+        Column("deals", pl.Int16, "deals played"),
+        Column("first_dealer", pl.Int8, "dealer of the first deal"),
+        *per_team("total", pl.Int32, "total points of team {team}" if contra else
+                  "scoreboard total of team {team}"),
+        *((per_team("crosses", pl.Int16, "penalty crosses of team {team}, the end-of-match "
+                                         "crosses included")) if contra else ()),
+        Column("winner", pl.Int8, ("team with fewer crosses; -1 for a draw" if contra else
+                                   "team with the higher total once a team reaches the target; "
+                                   "-1 if the game hit the deal limit")),
+        *per_team("declared", pl.Int16, "deals team {team} named trump"),
+        *per_team("bids", pl.Int16, "bids (kraak and higher) team {team} made"),
+        *per_team("nat", pl.Int16, "deals team {team} went nat as the team that had to score more"),
+        *per_team("nat_marks", pl.Int16, "NAT marks of team {team} (nat without a bid)"),
+        *per_team("kraak_marks", pl.Int16, "KRAAK marks of team {team} (lost a deal with a bid)"),
+        *per_team("pits", pl.Int16, "deals team {team} took all eight tricks"),
+    )
+
+
+CONTRA_DEAL_COLUMNS = _deal_columns(CONTRA)
+SCOREBORD_DEAL_COLUMNS = _deal_columns(SCOREBORD)
+CONTRA_MATCH_COLUMNS = _match_columns(CONTRA)
+SCOREBORD_MATCH_COLUMNS = _match_columns(SCOREBORD)
+
+
+def is_float(column: Column) -> bool:
+    return column.dtype == pl.Float32
+
+
+def int_columns(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    return tuple(c for c in columns if not is_float(c))
+
+
+def float_columns(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    return tuple(c for c in columns if is_float(c))
+
+
+def to_frame(columns: tuple[Column, ...], ints: np.ndarray, floats: np.ndarray | None = None) -> pl.DataFrame:
+    """The frame in spec order: integer columns from ``ints`` rows, Float32 ones from ``floats``."""
+    series = []
+    i = f = 0
+    for column in columns:
+        if is_float(column):
+            series.append(pl.Series(column.name, floats[f]).cast(column.dtype))
+            f += 1
+        else:
+            series.append(pl.Series(column.name, ints[i]).cast(column.dtype))
+            i += 1
+    return pl.DataFrame(series)

@@ -1,0 +1,241 @@
+"""Python API of Kraken: `simcards.load("kraken-contra")`, `simcards.load("kraken-scorebord")`.
+
+A run's unit is a match (a 16-deal contra match, or a scoreboard game to 250):
+`simulate_chunk` returns {"deals": one row per deal, "matches": one row per match}.
+`deal(...)` gives an interactive deal whose `result()` applies the Kraken scoring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simcards.bots.kraken import CONTRA_BOTS, SCOREBORD_BOTS
+from simcards.cards import DECK32, SUITS, suit_index
+from simcards.games.base import Game, check_count
+from simcards.games.klaverjas import _kernels as KK
+from simcards.games.klaverjas.game import KlaverjasState, parse_deal
+from simcards.games.kraken import _kernels as K
+from simcards.games.kraken import _play
+from simcards.games.kraken.columns import (
+    CONTRA_DEAL_COLUMNS,
+    CONTRA_MATCH_COLUMNS,
+    SCOREBORD_DEAL_COLUMNS,
+    SCOREBORD_MATCH_COLUMNS,
+    to_frame,
+)
+from simcards.games.kraken.rules import (
+    BID_NAMES,
+    CONTRA,
+    CONTRA_OPTIONS,
+    MARK_NAMES,
+    RULES_VERSION,
+    SCOREBORD,
+    SCOREBORD_OPTIONS,
+    build_kraken_tables,
+    check_options,
+)
+from simcards.rng import MAX_DEALS_PER_MATCH
+
+EXPECTED_SCOREBORD_DEALS = 24  # only sizes the first output buffer; it grows when needed
+
+
+class KrakenGame(Game):
+    deck = DECK32
+    n_seats = 4
+    rules_version = RULES_VERSION
+    unit = "match"
+    variant: int
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        check_options(self.name, self.options)
+        self.tables = build_kraken_tables(self.options, self.variant)
+        self._cmap = _play.deal_column_map(self.deal_columns)
+        self._mmap = _play.match_column_map(self.match_columns)
+
+    @property
+    def bid_names(self) -> tuple[str, ...]:
+        return BID_NAMES[self.variant]
+
+    def _expected_deals(self) -> int:
+        return self.options["deals_per_match"] if self.variant == CONTRA else EXPECTED_SCOREBORD_DEALS
+
+    def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
+        ints, floats, matches = _play.simulate_matches(
+            seed, start, n, self.tables, kinds, params, self._cmap,
+            _play.n_int_rows(self.deal_columns), _play.n_float_rows(self.deal_columns),
+            self._mmap, len(self.match_columns), self._expected_deals())
+        return {"deals": to_frame(self.deal_columns, ints, floats),
+                "matches": to_frame(self.match_columns, matches)}
+
+    # ------------------------------------------------------------ interactive deals
+
+    def _bid(self, bid) -> int:
+        names = self.bid_names
+        highest = self.options["max_bid"]
+        if isinstance(bid, str) and bid.strip().lower() in names:
+            bid = names.index(bid.strip().lower())
+        if isinstance(bid, bool) or bid not in range(highest + 1):
+            allowed = ", ".join(f"{i} or {names[i]!r}" for i in range(highest + 1))
+            raise ValueError(f"bid = {bid!r} is not allowed for {self.name}; use {allowed}")
+        return int(bid)
+
+    def deal(self, hands=None, dealer: int = 0, trump=None, bid=None, *, seed=None, index=None,
+             bots: Any = "heuristic") -> "KrakenState":
+        """A deal ready to play: given hands (card codes) and dealer, or deal ``index`` of a run
+        with ``seed``. Forehand (dealer + 1) declares. Without ``trump`` the forehand bot names
+        it; without ``bid`` the bots bid as in a simulation."""
+        if (seed is None) != (index is None):
+            raise ValueError("give both seed and index, or neither")
+        if seed is not None and hands is not None:
+            raise ValueError("give either hands or seed and index, not both")
+        kinds, params = self.resolve_bots(bots)
+        rng = np.empty(1, dtype=np.uint64)
+        if seed is not None:
+            seed, index = check_count("seed", seed), check_count("index", index)
+            masks = np.empty(4, dtype=np.int64)
+            from simcards.games.klaverjas._play import deal_cards
+
+            deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
+            dealer = int(_play.dealer_of(seed, index, rng))
+        elif hands is None:
+            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+        else:
+            masks = parse_deal(hands)
+            if dealer not in range(4) or isinstance(dealer, bool):
+                raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+        if trump is None:
+            trump_id = -1
+        else:
+            trump_id = suit_index(trump) if isinstance(trump, str) else trump
+            if trump_id not in range(4) or isinstance(trump_id, bool):
+                raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+        chosen, est, level, estimates, bidders = _play.choose_contract(
+            masks, dealer, trump_id, self.tables, kinds, params, seed or 0, index or 0)
+        level = int(level) if bid is None else self._bid(bid)
+        state = KrakenState(self, masks, dealer, int(chosen), (dealer + 1) % 4, level)
+        if bid is None:
+            state.bidding = self._bidding_record(estimates, bidders, level, (dealer + 1) % 4)
+        return state
+
+    def _bidding_record(self, estimates, bidders, level, declarer) -> list[dict]:
+        """Who decided each bid, in order, with its estimate and decision."""
+        record = []
+        for lv in range(1, self.options["max_bid"] + 1):
+            first = (declarer + 1) % 4 if lv % 2 == 1 else declarer
+            for j in range(2):
+                value = float(estimates[2 * (lv - 1) + j])
+                if value != value:
+                    continue
+                seat = (first + 2 * j) % 4
+                record.append({"bid": self.bid_names[lv], "seat": seat, "estimate": value,
+                               "takes": int(bidders[lv - 1]) == seat})
+        return record
+
+    def hand_roem(self, hands, trump, tricks=(1, 1)) -> dict:
+        """Hand roem of four dealt hands (card codes) with ``trump`` under this ruleset's
+        options: the team holding the highest meld, and per team the melds and stuk counted
+        (``tricks`` per team matter when hand_roem_needs_trick)."""
+        masks = parse_deal(hands)
+        trump_id = suit_index(trump) if isinstance(trump, str) else int(trump)
+        out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
+        team = K.award_hand_roem(masks, trump_id, np.asarray(tricks, dtype=np.int64), self.tables, out)
+        return {"team": None if team < 0 else int(team),
+                "hand_roem": [int(out[K.A_HAND]), int(out[K.A_HAND + 1])],
+                "stuk": [int(out[K.A_STUK]), int(out[K.A_STUK + 1])],
+                "top_meld": int(out[K.A_TOP_KEY]) // 64, "top_meld_four": bool(out[K.A_TOP_FOUR]),
+                "contested": bool(out[K.A_CONTESTED])}
+
+    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+        """Deal ``index`` of a run with ``seed`` and ``bots``: bidding, tricks and result."""
+        kinds, params = self.resolve_bots(bots)
+        seed, index = check_count("seed", seed), check_count("index", index)
+        if self.variant == CONTRA and index % MAX_DEALS_PER_MATCH >= self.options["deals_per_match"]:
+            raise ValueError(f"index = {index!r} is not a deal of a {self.name} run: deal indices are "
+                             f"match_index * {MAX_DEALS_PER_MATCH} + deal_no with deal_no below "
+                             f"{self.options['deals_per_match']}")
+        hands, dealer, trump, est, level, estimates, bidders, trace = _play.replay_deal(
+            seed, index, self.tables, kinds, params)
+        declarer = (int(dealer) + 1) % 4
+        state = KrakenState(self, hands, dealer, trump, declarer, int(level))
+        tricks = []
+        for k, card in enumerate(trace):
+            if k % 4 == 0:
+                tricks.append({"leader": state.to_move, "cards": []})
+            seat = state.to_move
+            state.play(self.deck.code(int(card)))
+            tricks[-1]["cards"].append((seat, self.deck.code(int(card))))
+            if k % 4 == 3:
+                tricks[-1]["winner"] = int(state._st[KK.S_LAST_WINNER])
+        return {"match_index": index // MAX_DEALS_PER_MATCH, "deal_no": index % MAX_DEALS_PER_MATCH,
+                "hands": [self.deck.hand_codes(int(h)) for h in hands], "dealer": int(dealer),
+                "trump": SUITS[int(trump)], "declarer": declarer, "estimate": float(est),
+                "bidding": self._bidding_record(estimates, bidders, int(level), declarer),
+                "bid": self.bid_names[int(level)], "tricks": tricks, "result": state.result()}
+
+
+class KrakenContra(KrakenGame):
+    name = "kraken-contra"
+    variant = CONTRA
+    option_specs = CONTRA_OPTIONS
+    bots = CONTRA_BOTS
+    deal_columns = CONTRA_DEAL_COLUMNS
+    match_columns = CONTRA_MATCH_COLUMNS
+    summary = ("Kraken/Contra: Amsterdam Klaverjassen with kraak, rekraak and superkraak, roem in "
+               "the hand, penalty crosses over 16-deal matches")
+
+
+class KrakenScorebord(KrakenGame):
+    name = "kraken-scorebord"
+    variant = SCOREBORD
+    option_specs = SCOREBORD_OPTIONS
+    bots = SCOREBORD_BOTS
+    deal_columns = SCOREBORD_DEAL_COLUMNS
+    match_columns = SCOREBORD_MATCH_COLUMNS
+    summary = ("Kraken with a scoreboard: kraak and overkraak, hand and table roem, entries in "
+               "units of 10 with spades doubled, game to 250")
+
+
+class KrakenState(KlaverjasState):
+    """One Kraken deal being played by hand: `legal_moves()`, `play(code)`, `result()`."""
+
+    def __init__(self, game: KrakenGame, hands, dealer: int, trump: int, declarer: int, bid: int):
+        super().__init__(game, hands, dealer, trump, declarer)
+        self.bid = int(bid)
+        self.bidding: list[dict] = []
+
+    def __repr__(self) -> str:
+        return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
+                f"bid {self.game.bid_names[self.bid]}, {len(self.history)} cards played, "
+                f"seat {self.to_move} to move>")
+
+    def result(self) -> dict:
+        """Card points, roem, nat, score and crosses (contra) or scoreboard entry and marks."""
+        if not self.is_over:
+            raise ValueError(f"the deal is not over: {len(self.history)} of 32 cards played")
+        res = np.zeros(K.SETTLE_SIZE, dtype=np.int64)
+        K.settle(self._st, np.asarray(self.dealt, dtype=np.int64), self.bid, self.game.tables, res)
+        pair = lambda slot: [int(res[slot]), int(res[slot + 1])]  # noqa: E731
+        out = {
+            "trump": SUITS[self.trump], "declarer": self.declarer, "bid": self.game.bid_names[self.bid],
+            "burden_team": int(res[K.SR_BURDEN]), "multiplier": int(res[K.SR_MULT]),
+            "points": pair(K.SR_POINTS), "tricks": pair(K.SR_TRICKS),
+            "hand_roem": pair(K.SR_HAND_ROEM), "stuk": pair(K.SR_STUK),
+            "table_roem": pair(K.SR_TABLE_ROEM), "pit_roem": pair(K.SR_PIT_ROEM),
+            "roem": pair(K.SR_ROEM), "meld_team": int(res[K.SR_MELD_TEAM]),
+            "pit": bool(res[K.SR_PIT]), "nat": bool(res[K.SR_NAT]),
+            "bid_won": None if res[K.SR_BID_WON] < 0 else bool(res[K.SR_BID_WON]),
+            "score": pair(K.SR_SCORE),
+            "roem_hand": [int(KK.hand_melds(h, self.trump, self.game.tables)) for h in self.dealt],
+        }
+        if self.game.variant == CONTRA:
+            out["crosses"] = pair(K.SR_CROSSES)
+        else:
+            out["marks"] = [MARK_NAMES[int(res[K.SR_MARK])], MARK_NAMES[int(res[K.SR_MARK + 1])]]
+        return out
+
+
+__all__ = ["KrakenContra", "KrakenScorebord", "KrakenState", "SCOREBORD"]
