@@ -9,7 +9,7 @@ import pytest
 import simcards
 from simcards.games.klaverjas import exact
 from simcards.games.klaverjas.rules import RANKS
-from tests import naive
+import naive
 
 N_HANDS = comb(32, 8)
 

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 import simcards
-from tests import naive
+import naive
 
 ROTTERDAM, AMSTERDAM = "klaverjas-rotterdam", "klaverjas-amsterdam"
 BOTH = [ROTTERDAM, AMSTERDAM]
@@ -239,6 +239,16 @@ def test_deal_by_seed_and_index_rebuilds_the_row(runs, name):
             for _, code in trick["cards"]:
                 state.play(code)
         assert state.result() == rep["result"]
+
+
+@pytest.mark.parametrize("bots", ["random", ["random", "heuristic", "heuristic", "random"]])
+def test_deal_by_seed_chooses_the_contract_as_the_run(runs, bots):
+    for options in ({}, {"trump_selection": "free"}, {"trump_selection": "random"}):
+        game = simcards.load(AMSTERDAM, **options)
+        df = game.simulate(200, seed=SEED, bots=bots)
+        for index in range(0, 200, 7):
+            state = game.deal(seed=SEED, index=index, bots=bots)
+            assert (state.trump, state.declarer) == (df["trump"][index], df["declarer"][index])
 
 
 def test_run_arguments_are_checked():

@@ -11,7 +11,7 @@ import pytest
 
 import simcards
 from simcards.games.klaverjas import _kernels as K
-from tests import naive
+import naive
 
 ROTTERDAM, AMSTERDAM = "klaverjas-rotterdam", "klaverjas-amsterdam"
 BOTH = [ROTTERDAM, AMSTERDAM]
