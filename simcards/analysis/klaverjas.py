@@ -12,7 +12,7 @@ import polars as pl
 
 from simcards.analysis.stats import mean_exprs, rate_exprs, wilson_columns
 from simcards.cards import SUITS
-from simcards.games.klaverjas.rules import RANKS, RJ, RK, RQ, run_lengths
+from simcards.games.klaverjas.rules import RANKS, RJ, RK, RQ, STUK_VALUE, run_lengths
 
 SEATS = range(4)
 HAND_COLUMNS = [f"hand_{s}" for s in SEATS]
@@ -44,9 +44,21 @@ def _value_frequencies(long: pl.LazyFrame, value: str, by: list[str]) -> pl.Data
     return joined.with_columns(wilson_columns()).sort(*by, value).collect()
 
 
-def hand_meld_values(lf: pl.LazyFrame) -> pl.DataFrame:
-    """Frequency of each hand-meld total (``roem_hand``) per seat and over all seats."""
-    long = _per_seat_long(lf, MELD_COLUMNS, "roem_hand")
+def _stuk(hand: str) -> pl.Expr:
+    """Does the seat's dealt hand hold K and Q of the deal's trump?"""
+    trump_byte = pl.coalesce([pl.when(pl.col("trump") == s).then(_suit_byte(hand, s)) for s in range(4)])
+    return (trump_byte // (1 << RQ)) % 2 + (trump_byte // (1 << RK)) % 2 == 2
+
+
+def hand_meld_values(lf: pl.LazyFrame, with_stuk: bool = True) -> pl.DataFrame:
+    """Frequency of each hand-meld total per seat and over all seats (seat -1); without stuk
+    when ``with_stuk`` is false (runs and four of a kind only, which do not depend on trump)."""
+    columns = MELD_COLUMNS
+    frame = lf
+    if not with_stuk:
+        frame = lf.select([(pl.col(m) - pl.when(_stuk(h)).then(STUK_VALUE).otherwise(0)).alias(m)
+                           for m, h in zip(MELD_COLUMNS, HAND_COLUMNS)])
+    long = _per_seat_long(frame, columns, "roem_hand")
     per_seat = _value_frequencies(long, "roem_hand", ["seat"])
     pooled = _value_frequencies(long, "roem_hand", []).with_columns(pl.lit(-1, pl.Int8).alias("seat"))
     return pl.concat([per_seat, pooled.select(per_seat.columns)])
@@ -59,14 +71,13 @@ def hand_meld_types(lf: pl.LazyFrame) -> pl.DataFrame:
     for hand in HAND_COLUMNS:
         bytes_ = [_suit_byte(hand, s) for s in range(4)]
         common = bytes_[0] & bytes_[1] & bytes_[2] & bytes_[3]
-        trump_byte = pl.coalesce([pl.when(pl.col("trump") == s).then(bytes_[s]) for s in range(4)])
         rows.append(lf.select(
             (sum(b.replace_strict(_RUNS[3], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 3"),
             (sum(b.replace_strict(_RUNS[4], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 4"),
             (sum(b.replace_strict(_RUNS[5], return_dtype=pl.Int64) for b in bytes_) > 0).alias("run of 5+"),
             (common != 0).alias("four of a kind"),
             ((common // (1 << RJ)) % 2 == 1).alias("four jacks"),
-            ((trump_byte // (1 << RQ)) % 2 + (trump_byte // (1 << RK)) % 2 == 2).alias("stuk"),
+            _stuk(hand).alias("stuk"),
         ))
     long = pl.concat(rows)
     kinds = ["run of 3", "run of 4", "run of 5+", "four of a kind", "four jacks", "stuk"]
@@ -169,26 +180,27 @@ def distribution(lf: pl.LazyFrame, measure: str, bin_width: int = 10) -> pl.Data
     return pl.concat(frames).sort("team", "bin").collect()
 
 
-def exact_hand_meld_values(options: dict) -> pl.DataFrame | None:
-    """Exact probability of each hand-meld total for one hand with a fixed trump, from the
-    enumeration of all C(32, 8) hands (None when the enumeration is unavailable)."""
-    try:
-        from simcards.games.klaverjas.exact import hand_meld_distribution
-    except ImportError:
-        return None
-    dist = hand_meld_distribution(hand_four_kind_ranks=tuple(options.get("hand_four_kind_ranks", RANKS)))
+def exact_hand_meld_values(options: dict, with_stuk: bool) -> pl.DataFrame:
+    """Exact probability of each hand-meld total of one hand, from enumerating all C(32, 8)
+    hands (with stuk: for a trump that does not depend on the hand)."""
+    from simcards.games.klaverjas.exact import hand_meld_distribution
+
+    dist = hand_meld_distribution(hand_four_kind_ranks=tuple(options.get("hand_four_kind_ranks", RANKS)),
+                                  with_stuk=with_stuk)
     return pl.DataFrame({"roem_hand": list(dist.keys()), "exact": list(dist.values())},
                         schema={"roem_hand": pl.Int16, "exact": pl.Float64}).sort("roem_hand")
 
 
 def all_tables(lf: pl.LazyFrame, options: dict) -> dict[str, pl.DataFrame]:
     """Every Klaverjassen statistic of a run, by table name."""
-    melds = hand_meld_values(lf)
-    exact = exact_hand_meld_values(options)
-    if exact is not None:
-        melds = melds.join(exact, on="roem_hand", how="left")
+    melds = hand_meld_values(lf, with_stuk=True)
+    if options.get("trump_selection") == "random":  # stuk independent of the hand: exact too
+        melds = melds.join(exact_hand_meld_values(options, True), on="roem_hand", how="left")
+    no_stuk = hand_meld_values(lf, with_stuk=False).join(
+        exact_hand_meld_values(options, False), on="roem_hand", how="left")
     return {
         "hand_meld_values": melds,
+        "hand_meld_values_no_stuk": no_stuk,
         "hand_meld_types": hand_meld_types(lf),
         "table_roem_values": table_roem_values(lf, options),
         "table_roem_by_team": table_roem_by_team(lf, options),

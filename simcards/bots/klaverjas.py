@@ -131,9 +131,12 @@ def _extreme(mask, T, trump, highest):
     rest = mask
     while rest:
         card = lowest_bit_index(rest)
-        p, q = power(T, trump, card), power(T, trump, best)
-        if best < 0 or (p > q) == highest and p != q:
+        if best < 0:
             best = card
+        else:
+            p, q = power(T, trump, card), power(T, trump, best)
+            if (p > q) == highest and p != q:
+                best = card
         rest &= rest - 1
     return best
 

@@ -16,13 +16,12 @@ RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
     """Charts into ``out_dir`` and the sections that show them."""
     melds = tables["hand_meld_values"]
-    pooled = melds.filter(pl.col("seat") == -1).sort("roem_hand")
-    has_exact = "exact" in pooled.columns
+    no_stuk = tables["hand_meld_values_no_stuk"]
     charts.rate_bars(
-        pooled, "roem_hand", out_dir / "hand_melds.png",
-        title="Hand melds: total of one hand's melds, simulated" + (" and exact" if has_exact else ""),
-        xlabel="meld total of one hand (runs, four of a kind, stuk of trump)",
-        ylabel="share of hands (%, log scale)", exact="exact" if has_exact else None, log=True)
+        no_stuk.filter(pl.col("seat") == -1).sort("roem_hand"), "roem_hand", out_dir / "hand_melds.png",
+        title="Hand melds without stuk (runs, four of a kind): simulated and exact",
+        xlabel="meld total of one hand, stuk left out",
+        ylabel="share of hands (%, log scale)", exact="exact", log=True)
     charts.rate_bars(
         tables["hand_meld_types"], "meld", out_dir / "meld_types.png",
         title="How often a hand holds each kind of meld", xlabel="meld",
@@ -40,25 +39,31 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
     charts.histogram(tables["score_distribution"], out_dir / "score_hist.png",
                      title="Score per deal", xlabel="score (bins of 10)")
 
-    meld_columns = ["seat", "roem_hand", *RATE_COLUMNS] + (["exact"] if has_exact else [])
+    meld_columns = ["seat", "roem_hand", *RATE_COLUMNS] + (["exact"] if "exact" in melds.columns else [])
     return [
         Section(
             "Roem",
             "Hand melds are counted for every seat from the dealt hand with the deal's trump "
             "(runs of 3/4/5+ cards 20/50/100, four of a kind 100, four jacks 200, stuk 20). "
-            "The exact column is the probability for one random 8-card hand with a fixed trump, "
-            "from enumerating all 10,518,300 hands; with a bot choosing trump the stuk share of "
-            "the declarer's hand is higher than that. Table roem is what falls in the tricks.",
+            "Exact values come from enumerating all 10,518,300 eight-card hands. Runs and four of "
+            "a kind do not depend on trump, so their simulated shares must match the exact ones "
+            "for every seat; stuk does depend on it when a bot names trump from its own hand, so "
+            "totals with stuk get exact values only when trump is drawn at random. Table roem is "
+            "what falls in the tricks.",
             figures=[
-                Figure("hand_melds.png", "Share of hands by meld total. Bars: simulated, with 95% "
-                       "Wilson intervals; black marks: exact probabilities."),
+                Figure("hand_melds.png", "Share of hands by meld total without stuk, all seats "
+                       "pooled. Bars: simulated, with 95% Wilson intervals; black marks: exact "
+                       "probabilities."),
                 Figure("meld_types.png", "Share of hands holding at least one meld of each kind "
                        "(a hand can count in several bars), with 95% intervals."),
                 Figure("table_roem.png", "Share of deals by the roem that falls on the table, "
                        "both teams together, with 95% intervals."),
             ],
             tables=[
-                Table("hand_meld_values", melds, "Hand meld totals per seat (seat -1: all seats)",
+                Table("hand_meld_values_no_stuk", no_stuk,
+                      "Hand meld totals without stuk per seat (seat -1: all seats), with exact values",
+                      ["seat", "roem_hand", *RATE_COLUMNS, "exact"]),
+                Table("hand_meld_values", melds, "Hand meld totals with stuk per seat (seat -1: all seats)",
                       meld_columns),
                 Table("hand_meld_types", tables["hand_meld_types"], "Meld kinds held"),
                 Table("table_roem_values", tables["table_roem_values"], "Table roem per deal"),

@@ -71,7 +71,7 @@ class KlaverjasGame(Game):
             raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
         else:
             masks = parse_deal(hands)
-            if dealer not in range(4):
+            if isinstance(dealer, bool) or dealer not in range(4):
                 raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
         if trump is None:
             from simcards.rng import STREAM_CONTRACT, reset_stream
@@ -82,11 +82,11 @@ class KlaverjasGame(Game):
             declarer = chooser if declarer is None else declarer
         else:
             trump = suit_index(trump) if isinstance(trump, str) else trump
-            if trump not in range(4):
+            if isinstance(trump, bool) or trump not in range(4):
                 raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
         if declarer is None:
             declarer = (dealer + 1) % 4
-        if declarer not in range(4):
+        if isinstance(declarer, bool) or declarer not in range(4):
             raise ValueError(f"declarer = {declarer!r} is not a seat; seats are 0, 1, 2, 3")
         return KlaverjasState(self, masks, dealer, trump, declarer)
 
