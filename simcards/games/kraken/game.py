@@ -30,6 +30,7 @@ from simcards.games.kraken.rules import (
     BID_NAMES,
     CONTRA,
     CONTRA_OPTIONS,
+    KEY_VALUE,
     MARK_NAMES,
     RULES_VERSION,
     SCOREBORD,
@@ -136,17 +137,36 @@ class KrakenGame(Game):
         return record
 
     def hand_roem(self, hands, trump, tricks=(1, 1)) -> dict:
-        """Hand roem of four dealt hands (card codes) with ``trump`` under this ruleset's
-        options: the team holding the highest meld, and per team the melds and stuk counted
-        (``tricks`` per team matter when hand_roem_needs_trick)."""
-        masks = parse_deal(hands)
-        trump_id = suit_index(trump) if isinstance(trump, str) else int(trump)
+        """Hand roem of four hands (card codes; a hand may list only the cards that matter, at
+        most eight) with ``trump`` under this ruleset's options: the team holding the highest
+        meld and, per team, the melds and stuk it scores (``tricks`` per team matter when
+        hand_roem_needs_trick). Returns {"team", "hand_roem", "stuk", "top_meld",
+        "top_meld_four", "contested"}."""
+        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+            raise ValueError("hands must be a list of 4 hands of card codes")
+        masks = np.zeros(4, dtype=np.int64)
+        seen = 0
+        for seat, hand in enumerate(hands):
+            mask = self.deck.parse_hand(hand)
+            if bin(mask).count("1") > 8:
+                raise ValueError(f"hand {seat} has more than 8 cards")
+            if seen & mask:
+                raise ValueError(f"{', '.join(self.deck.hand_codes(seen & mask))} in more than one hand")
+            seen |= mask
+            masks[seat] = mask
+        trump_id = suit_index(trump) if isinstance(trump, str) else trump
+        if trump_id not in range(4) or isinstance(trump_id, bool):
+            raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+        if (not isinstance(tricks, (list, tuple)) or len(tricks) != 2
+                or any(t not in range(9) or isinstance(t, bool) for t in tricks)):
+            raise ValueError(f"tricks = {tricks!r} is not allowed; use two integers 0..8, team 0 then team 1")
         out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
-        team = K.award_hand_roem(masks, trump_id, np.asarray(tricks, dtype=np.int64), self.tables, out)
+        team = K.award_hand_roem(masks, int(trump_id), np.asarray(tricks, dtype=np.int64),
+                                 self.tables, out)
         return {"team": None if team < 0 else int(team),
                 "hand_roem": [int(out[K.A_HAND]), int(out[K.A_HAND + 1])],
                 "stuk": [int(out[K.A_STUK]), int(out[K.A_STUK + 1])],
-                "top_meld": int(out[K.A_TOP_KEY]) // 64, "top_meld_four": bool(out[K.A_TOP_FOUR]),
+                "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
 
     def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
