@@ -340,7 +340,7 @@ def test_moon_attempts_follow_the_threshold():
     game = simcards.load("hearts")
     never = game.simulate(100, seed=8, bots={"kind": "heuristic", "params": {"moon_threshold": 99}})
     assert (never["moon_attempt"] == -1).all()
-    eager = game.simulate(100, seed=8, bots={"kind": "heuristic", "params": {"moon_threshold": 20}})
+    eager = game.simulate(100, seed=8, bots={"kind": "heuristic", "params": {"moon_threshold": 16}})
     usual = game.simulate(100, seed=8, bots="heuristic")
     n_eager = (eager["moon_attempt"] >= 0).sum()
     n_usual = (usual["moon_attempt"] >= 0).sum()
@@ -359,8 +359,8 @@ def test_heuristic_passes_the_queen_of_spades_unguarded():
     game = simcards.load("hearts")
     rng = np.empty(1, dtype=np.uint64)
     hand = DECK52.parse_hand("QS 3S 2C 5C 9C 10D JD 4H 6H 8H 9H 10H 3D")
-    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, hand, game.tables, default_params(), rng)))
+    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, hand, game.tables, default_params()[None, :], 0, rng)))
     assert "QS" in passed
     guarded = DECK52.parse_hand("QS 2S 3S 4S 5S 2C 5C 9C 10D JD 4H 6H 3D")
-    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, guarded, game.tables, default_params(), rng)))
+    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, guarded, game.tables, default_params()[None, :], 0, rng)))
     assert "QS" not in passed

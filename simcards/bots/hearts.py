@@ -66,10 +66,11 @@ KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
 
 # (name, default, meaning): the parameter row of a bot, in this order.
 PARAMS = (
-    ("moon_threshold", 24.0, "attempt to shoot the moon when the hand's moon score (high-card "
+    ("moon_threshold", 20.0, "attempt to shoot the moon when the hand's moon score (high-card "
                              "points A4 K3 Q2 J1 plus the number of hearts) reaches this"),
     ("moon_defence", 0.5, "when one opponent holds every point taken so far and at least this "
-                          "share of the deal's total, win a point trick cheaply to stop a moon"),
+                          "share of the deal's total, defend: take point tricks, feed it no "
+                          "points, cash a boss heart"),
     ("dominate_tricks", 3.0, "avoid mode: cash boss clubs/diamonds from the top during the "
                              "first this many tricks"),
     ("dominate_min_unseen", 6.0, "... only while at least this many cards of the suit are "
@@ -81,6 +82,10 @@ PARAMS = (
     ("void_pass", 2.0, "passing: prefer passing every card of a club/diamond suit this short"),
 )
 N_PARAMS = len(PARAMS)
+# Hartenjagen's defaults: the same parameters, a lower moon threshold (tournaments of the
+# heuristic against itself favour about 18 for the 32-card game and 20 for Hearts)
+DUTCH_DEFAULTS = {"moon_threshold": 18.0}
+PARAMS_DUTCH = tuple((name, DUTCH_DEFAULTS.get(name, default), doc) for name, default, doc in PARAMS)
 (P_MOON, P_DEFENCE, P_DOMINATE, P_DOM_UNSEEN, P_UNLOAD, P_SPADE_GUARD, P_VOID_PASS) = range(N_PARAMS)
 
 HEARTS_SUIT, SPADES_SUIT = 2, 3
@@ -224,14 +229,22 @@ def _pass_danger(card, hand, T, params):
 
 
 @kernel
-def choose_passes(kind, hand, T, params, rng):
-    """The three cards a bot passes (a mask)."""
+def choose_passes(kind, hand, T, bot_params, seat, rng):
+    """The three cards the bot of ``kind`` at ``seat`` passes (a mask); ``bot_params`` is the
+    [seat, parameter] matrix."""
     chosen = np.int64(0)
     if kind == RANDOM:
         for _ in range(N_PASS):
             rest = hand & ~chosen
             chosen |= np.int64(1) << nth_bit_index(rest, randint(rng, popcount(rest)))
         return chosen
+    return heuristic_passes(hand, T, bot_params[seat])
+
+
+@kernel
+def heuristic_passes(hand, T, params):
+    """Pass the three most dangerous cards, or the three lowest non-hearts when planning a moon."""
+    chosen = np.int64(0)
     moon = moon_score(hand, T) >= params[P_MOON]
     for _ in range(N_PASS):
         best, best_value = -1, -1e18
@@ -252,11 +265,12 @@ def choose_passes(kind, hand, T, params, rng):
 
 
 @kernel
-def wants_moon(kind, hand, T, params):
-    """Does the bot set out to shoot the moon with this hand (after passing)?"""
+def wants_moon(kind, hand, T, bot_params, seat):
+    """Does the bot of ``kind`` at ``seat`` set out to shoot the moon with this hand (after
+    passing)?"""
     if kind == RANDOM:
         return False
-    return moon_score(hand, T) >= params[P_MOON]
+    return moon_score(hand, T) >= bot_params[seat, P_MOON]
 
 
 # ---------------------------------------------------------------- card play
@@ -276,17 +290,27 @@ def _mode(st, seat, T, params):
 
 @kernel
 def _moon_threat(st, seat, T, params):
-    """An opponent holds every point taken so far, and enough of them to be dangerous."""
+    """The opponent that holds every point taken so far, when that is at least ``moon_defence``
+    of the deal's total; else -1."""
     holder, taken = -1, 0
     for other in range(4):
         p = st[S_POINTS + other]
         if p != 0:
             if holder >= 0:
-                return False
+                return -1
             holder, taken = other, p
     if holder < 0 or holder == seat:
-        return False
-    return taken >= params[P_DEFENCE] * rule(T, R_TOTAL)
+        return -1
+    if taken >= params[P_DEFENCE] * rule(T, R_TOTAL):
+        return holder
+    return -1
+
+
+@kernel
+def _still_to_play(st, other):
+    """Has ``other`` not yet played to the current trick?"""
+    pos = (other - st[S_LEADER]) % 4
+    return pos >= st[S_N_PLAYED]
 
 
 @kernel
@@ -331,6 +355,12 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
     n_ranks = rule(T, R_N_RANKS)
     qs = rule(T, R_QS)
     qs_live = (unseen >> qs) & 1
+    if _moon_threat(st, seat, T, params) >= 0:
+        hearts = legal & _suit(T, HEARTS_SUIT)
+        if hearts != 0:
+            top = highest_bit_index(hearts)
+            if unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+                return top  # win a heart ourselves: the moon is off
     # dominate early with boss clubs / diamonds while everyone still follows
     if st[S_TRICK_NO] < params[P_DOMINATE]:
         for s in range(2):
@@ -381,10 +411,11 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
     under = legal & ((np.int64(1) << best) - 1)
     over = legal & ~under
     trick_pts = _trick_points(st, T)
-    if _moon_threat(st, seat, T, params) and trick_pts > 0 and over != 0:
-        card = _lowest_cheap(over, T)
-        if not _later_may_beat(st, seat, card, unseen, T):
-            return card
+    threat = _moon_threat(st, seat, T, params)
+    if threat >= 0 and over != 0:
+        led_hearts = (best // rule(T, R_N_RANKS)) == HEARTS_SUIT
+        if trick_pts > 0 or led_hearts or _still_to_play(st, threat):
+            return highest_bit_index(over)  # take a point away from the shooter
     if n == 3:
         if under != 0:
             if (trick_pts == 0 and over != 0 and params[P_UNLOAD] > 0):
@@ -404,12 +435,19 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
 
 
 @kernel
-def _avoid_discard(hand, legal, unseen, T):
+def _avoid_discard(seat, hand, legal, st, T, params, unseen):
+    threat = _moon_threat(st, seat, T, params)
+    feeding = False  # would points discarded now help a shooter?
+    if threat >= 0:
+        winner = (st[S_LEADER] + st[S_WIN_POS]) % 4
+        feeding = winner == threat or _still_to_play(st, threat)
     best, best_value = -1, -1e18
     rest = legal
     while rest:
         card = lowest_bit_index(rest)
         value = _discard_danger(card, hand, unseen, T)
+        if feeding and card_points(T, card) != 0:
+            value -= 1000.0
         if value > best_value:
             best, best_value = card, value
         rest &= rest - 1
@@ -494,16 +532,18 @@ def heuristic_card(seat, legal, st, T, params):
     if mode == MODE_AVOID:
         if following:
             return _avoid_follow(seat, hand, legal, st, T, params, unseen)
-        return _avoid_discard(hand, legal, unseen, T)
+        return _avoid_discard(seat, hand, legal, st, T, params, unseen)
     if following:
         return _chase_follow(seat, hand, legal, st, T, unseen, mode == MODE_MOON)
     return _chase_discard(legal, T)
 
 
 @kernel
-def choose_card(kind, legal, st, T, params, rng):
-    """The card the bot of ``kind`` plays for the seat to move."""
+def choose_card(kind, legal, st, T, bot_params, rng):
+    """The card the bot of ``kind`` plays for the seat to move. ``bot_params`` is the
+    [seat, parameter] matrix: a random bot never takes a row view (a view costs a reference
+    count per card)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
-    return heuristic_card(st[S_TO_MOVE], legal, st, T, params)
-
+    seat = st[S_TO_MOVE]
+    return heuristic_card(seat, legal, st, T, bot_params[seat])

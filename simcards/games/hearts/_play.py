@@ -85,14 +85,14 @@ def prepare_deal(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, d
         held[seat] = dealt[seat]
         passes[seat] = 0
         if offset != 0:
-            passes[seat] = choose_passes(bot_kind[seat], dealt[seat], T, bot_params[seat], rng)
+            passes[seat] = choose_passes(bot_kind[seat], dealt[seat], T, bot_params, seat, rng)
     apply_passes(held, passes, offset)
     new_state(st, held, dealer_of(match, deal_no), scores, phase, T)
     if phase == PHASE_OUTBOUND:
         leader = st[S_LEADER]
         for k in range(4):
             seat = (leader + k) % 4
-            if wants_moon(bot_kind[seat], held[seat], T, bot_params[seat]):
+            if wants_moon(bot_kind[seat], held[seat], T, bot_params, seat):
                 st[S_MOON_TRY] = seat
                 break
     reset_stream(rng, seed, index, STREAM_PLAY)
@@ -105,7 +105,7 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
     k = 0
     while True:
         seat = st[S_TO_MOVE]
-        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
+        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params, rng)
         trace[k] = card
         k += 1
         if apply_card(st, card, T):
@@ -266,7 +266,7 @@ def moon_attempt_of(hands, phase, dealer, T, bot_kind, bot_params):
     leader = st[S_LEADER]
     for k in range(4):
         seat = (leader + k) % 4
-        if wants_moon(bot_kind[seat], hands[seat], T, bot_params[seat]):
+        if wants_moon(bot_kind[seat], hands[seat], T, bot_params, seat):
             return seat
     return -1
 

@@ -24,6 +24,7 @@ from simcards.games.hearts.rules import (
 from simcards.rng import MAX_DEALS_PER_MATCH
 
 HEARTS_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS)
+HARTENJAGEN_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS_DUTCH)
 PHASES = ("outbound", "return")
 PASS_NAMES = {0: "none", 1: "left", 2: "across", 3: "right"}
 MOON_OPTION_NAMES = {0: None, 1: "others", 2: "self"}
@@ -196,6 +197,7 @@ class Hartenjagen(HeartsGame):
     name = "hartenjagen"
     deck = DECK32
     dutch = True
+    bots = HARTENJAGEN_BOTS
     option_specs = DUTCH_OPTIONS
     deal_columns = DEAL_COLUMNS_32
     summary = ("Hartenjagen (Dutch): 32 cards, hearts 1, JC 2, QS 5; outbound to the target, "
