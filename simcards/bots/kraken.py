@@ -22,7 +22,10 @@ decision's mean estimate equals its team's mean card points (a mean error below 
 superkraak decisions are rare and noisier), ``est_partner_bid`` on the superkraak decisions after
 the partner's kraak, and each threshold where a logistic fit of "the bid would win with this
 play" on the estimate crosses 1/2: in contra a bid moves the crosses of the deal by the same
-amount either way, so it pays from there on. `simcards.analysis.kraken.estimate_calibration`
+amount either way, so it pays from there on. On the scoreboard a kraak stakes 32 (plus all
+roem) against the plain deal's entries, and the mean gain of a kraak turns positive near 82, its
+default threshold there (`bid_break_even`); the overkraak bases and threshold (104, where an
+overkraak wins half the time) were refitted on `kraken-scorebord` runs with that kraak. `simcards.analysis.kraken.estimate_calibration`
 and `bid_success_by_estimate` show both on any run. The superkraak bases are low (10): the
 seat faces a rekraak, and whoever kraaked already showed a strong hand, through its own
 evaluator or, for its partner, through ``est_partner_bid``.
@@ -56,17 +59,22 @@ ESTIMATE_PARAMS = (
     ("est_slope", 0.6, "bidding estimate: team card points per point of the own hand's evaluator"),
     ("est_partner_bid", 30.0, "bidding estimate: added per earlier bid of the partner"),
 )
-KRAAK_PARAMS = (_threshold("kraak", 74.0, "defenders"), _base("kraak", 1, 33.6), _base("kraak", 2, 30.6))
+def _kraak(threshold: float, base_1: float, base_2: float) -> tuple:
+    return (_threshold("kraak", threshold, "defenders"), _base("kraak", 1, base_1), _base("kraak", 2, base_2))
 
 
-def _level2(bid: str) -> tuple:
-    return (_threshold(bid, 92.0, "the playing team"), _base(bid, 1, 42.0), _base(bid, 2, 58.0))
+def _level2(bid: str, threshold: float, base_1: float, base_2: float) -> tuple:
+    return (_threshold(bid, threshold, "the playing team"), _base(bid, 1, base_1), _base(bid, 2, base_2))
 
 
 SUPERKRAAK_PARAMS = (_threshold("superkraak", 70.0, "defenders"), _base("superkraak", 1, 10.0),
                      _base("superkraak", 2, 10.0))
-CONTRA_PARAMS = kbots.PARAMS + ESTIMATE_PARAMS + KRAAK_PARAMS + _level2("rekraak") + SUPERKRAAK_PARAMS
-SCOREBORD_PARAMS = kbots.PARAMS + ESTIMATE_PARAMS + KRAAK_PARAMS + _level2("overkraak")
+CONTRA_PARAMS = (kbots.PARAMS + ESTIMATE_PARAMS + _kraak(74.0, 33.6, 30.6)
+                 + _level2("rekraak", 92.0, 42.0, 58.0) + SUPERKRAAK_PARAMS)
+# the scoreboard's kraak stakes 32 against a plain deal's entries: it pays from a higher
+# estimate, and the stronger krakers that leaves make an overkraak harder
+SCOREBORD_PARAMS = (kbots.PARAMS + ESTIMATE_PARAMS + _kraak(82.0, 33.7, 32.4)
+                    + _level2("overkraak", 104.0, 38.8, 57.3))
 CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS)
 SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS)
 
