@@ -68,3 +68,5 @@ def test_a_rule_mismatch_is_caught(monkeypatch):
 
 def test_openspiel_bench_runs():
     assert bench_openspiel_hearts(5) > 0
+    assert bench_openspiel_hearts(0.05) > 0  # a float is a time budget in seconds
+    assert bench_openspiel_hearts(seconds=0.05) > 0

@@ -142,16 +142,23 @@ def cross_check(n_games: int, seed: int = 0, steps: list | None = None, **option
     return problems
 
 
-def bench_openspiel_hearts(n_games: int, seed: int = 0) -> float:
+def bench_openspiel_hearts(n_games: int | float = 2000, seed: int = 0, *,
+                           seconds: float | None = None) -> float:
     """Games (= deals) per second of uniformly random Hearts driven through OpenSpiel's Python
-    API (chance outcomes and legal actions drawn uniformly, no passing), one core. The figure
-    scripts/bench.py sets beside simcards' random-play deals per second."""
+    API (chance outcomes and legal actions drawn uniformly, no passing), on one core: the figure
+    scripts/bench.py sets beside simcards' random-play deals per second.
+
+    ``n_games`` (an int) plays that many games; a time budget instead, as ``seconds=`` or as a
+    float ``n_games`` (``bench_openspiel_hearts(3.0)``), plays games until it is spent."""
     import pyspiel
 
+    if isinstance(n_games, float) and seconds is None:
+        seconds = n_games
     game = pyspiel.load_game("hearts", openspiel_params({"passing": False}))
     rng = random.Random(seed)
+    played = 0
     t0 = time.perf_counter()
-    for _ in range(n_games):
+    while True:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -160,4 +167,7 @@ def bench_openspiel_hearts(n_games: int, seed: int = 0) -> float:
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
-    return n_games / (time.perf_counter() - t0)
+        played += 1
+        elapsed = time.perf_counter() - t0
+        if (seconds is not None and elapsed >= seconds) or (seconds is None and played >= n_games):
+            return played / elapsed
