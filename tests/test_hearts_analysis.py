@@ -92,3 +92,19 @@ def test_every_column_is_named(run):
     for frame in (A.moon_rate(deals.lazy()), A.points_per_deal(deals.lazy()),
                   A.game_length(matches.lazy()), A.win_rate_per_seat(matches.lazy())):
         assert all(not c.startswith(("literal", "len")) for c in frame.columns)
+
+
+def test_report_sections_write_their_charts(run, tmp_path):
+    from simcards.report.hearts import all_tables, seat_bot_labels, sections
+
+    name, deals, matches = run
+    labels = seat_bot_labels(BOTS)
+    assert labels == BOTS
+    assert seat_bot_labels({"kind": "heuristic", "params": {"moon_threshold": 18}}) == \
+        ["heuristic(moon_threshold=18)"] * 4
+    tables = all_tables(deals.lazy(), matches.lazy(), labels)
+    out = sections(tables, tmp_path, dutch=name == "hartenjagen")
+    assert [s.title for s in out][0] == "Shooting the moon" and out[-1].title == "Games"
+    for section in out:
+        for figure in section.figures:
+            assert (tmp_path / figure.filename).stat().st_size > 0
