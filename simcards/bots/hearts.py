@@ -78,9 +78,9 @@ PARAMS = (
                                  "still with the opponents"),
     ("unload_last", 1.0, "avoid mode: when last to a point-free trick, win it with the highest "
                          "card if a low card to lead remains (1 on, 0 off)"),
-    ("spade_guard", 4.0, "passing: keep the Q/K/A of spades when holding at least this many "
+    ("spade_guard", 4.0, "passing (Hearts): keep the Q/K/A of spades when holding at least this many "
                          "spades below the queen"),
-    ("void_pass", 2.0, "passing: prefer passing every card of a club/diamond suit this short"),
+    ("void_pass", 2.0, "passing (Hearts): prefer passing every card of a club/diamond suit this short"),
 )
 N_PARAMS = len(PARAMS)
 # Hartenjagen's defaults: the same parameters, a lower moon threshold (tournaments of the

@@ -270,5 +270,3 @@ def moon_attempt_of(hands, phase, dealer, T, bot_kind, bot_params):
             return seat
     return -1
 
-
-__all__ = ["simulate_games", "replay_game", "PHASE_RETURN"]
