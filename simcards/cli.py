@@ -17,9 +17,9 @@ def _cmd_run(args) -> int:
     manifest = run(config, force=args.force, quiet=args.quiet)
     timings = manifest.get("timings")
     done = "finished" if all(e["status"] == "done" for e in manifest["chunks"]) else "incomplete"
-    print(f"{config.run_dir}: {config.units:,} {config.unit}s {done}")
+    print(f"{config.run_dir}: {config.units:,} {config.units_name} {done}")
     if timings:
-        print(f"  {timings['units_per_second']:,.0f} {config.unit}s/s end to end with "
+        print(f"  {timings['units_per_second']:,.0f} {config.units_name}/s end to end with "
               f"{timings['workers']} {timings['backend']} worker(s); kernel "
               f"{timings['kernel_units_per_second_per_worker']:,.0f}/s per worker")
     print(f"  next: simcards report {config.run_dir}")
@@ -41,7 +41,8 @@ def _cmd_rulesets(args) -> int:
     names = [args.name] if args.name else rulesets()
     for name in names:
         game = game_class(name)
-        print(f"{name}  (rules version {game.rules_version}; a run counts {game.unit}s)")
+        counts = "matches" if game.unit == "match" else "deals"
+        print(f"{name}  (rules version {game.rules_version}; a run counts {counts})")
         if game.summary:
             print(f"  {game.summary}")
         for opt in game.option_specs:

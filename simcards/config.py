@@ -75,6 +75,11 @@ class RunConfig:
         return game_class(self.ruleset).unit
 
     @property
+    def units_name(self) -> str:
+        """'deals' or 'matches', as the config counts them."""
+        return "matches" if self.unit == "match" else "deals"
+
+    @property
     def run_dir(self) -> Path:
         return Path(self.output) / self.name
 
@@ -205,10 +210,9 @@ def load_config(path: str | Path, **overrides: Any) -> RunConfig:
     over the file. Raises ConfigError listing every problem."""
     path = Path(path)
     data = _read_toml(path, str(path))
-    if "deals" in overrides and overrides["deals"] is not None:
-        # --deals on the command line sets whatever the ruleset counts
+    if overrides.get("deals") is not None:
+        # --deals on the command line sets whatever the ruleset counts (deals or matches)
         ruleset = data.get("ruleset")
         if ruleset in rulesets() and game_class(ruleset).unit == "match":
-            overrides = {**overrides, "matches": overrides.pop("deals")}
-            data.pop("deals", None)
+            overrides = {k: v for k, v in overrides.items() if k != "deals"} | {"matches": overrides["deals"]}
     return parse_config(data, source=str(path), base=path.parent, overrides=overrides)

@@ -115,7 +115,7 @@ def _check_same_run(manifest: dict, config: RunConfig, run_dir: Path) -> None:
     old = RunConfig(**{**manifest["config"], "rules": manifest["config"].get("rules", {})})
     differences = [key for key, value in config.identity().items() if old.identity().get(key) != value]
     if manifest.get("units") != config.units:
-        differences.append("matches" if config.unit == "match" else "deals")
+        differences.append(config.units_name)
     if manifest.get("rules_version") != _game(config.ruleset, json.dumps(config.rules, sort_keys=True)).rules_version:
         differences.append("rules_version")
     if differences:
@@ -224,7 +224,7 @@ def run(config: RunConfig, force: bool = False, quiet: bool = False,
     _write_json_atomic(run_dir / MANIFEST, manifest)
     done_units = config.units - sum(c.n for c in pending)
     if done_units and pending:
-        log(f"resuming {run_dir}: {done_units:,} of {config.units:,} {config.unit}s already made")
+        log(f"resuming {run_dir}: {done_units:,} of {config.units:,} {config.units_name} already made")
     entries = {e["index"]: e for e in manifest["chunks"]}
     started = time.perf_counter()
     runner = _run_dask if config.backend == "dask" else _run_loky

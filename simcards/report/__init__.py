@@ -32,7 +32,8 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
     m = run.manifest
     units = sum(e["n"] for e in m["chunks"] if e.get("status") == "done")
     meta = [
-        f"run: {run.path} ({units:,} {m['unit']}s{'' if run.complete else ', INCOMPLETE'})",
+        f"run: {run.path} ({units:,} {'matches' if m['unit'] == 'match' else 'deals'}"
+        f"{'' if run.complete else ', INCOMPLETE'})",
         f"ruleset: {m['ruleset']} (rules version {m['rules_version']}), seed {m['seed']}",
         "options: " + ", ".join(f"{k}={v}" for k, v in m["options"].items()),
         f"bots: {m['config']['bots']}",
