@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+
 from simcards._jit import kernel
+from simcards.errors import UserError
 
 SUITS = "CDHS"
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -51,13 +53,13 @@ class Deck:
         # first copy only: parse_hand assigns the second copy when a code repeats
         return {code: i for i, code in enumerate(self.codes[: 4 * self.n_ranks])}
 
-    def _bad_card(self, code: object) -> ValueError:
+    def _bad_card(self, code: object) -> UserError:
         ranks = self.ranks
         low = [r for r in ranks if r.isdigit()]
         rank_text = f"{low[0]}-{low[-1]}, " if low else ""
         rank_text += ", ".join(r for r in ranks if not r.isdigit())
         deck_note = "" if self is DECK52 else f" in the {self.name} deck"
-        return ValueError(
+        return UserError(
             f"{code!r} is not a card{deck_note}; ranks are {rank_text} and suits C, D, H, S"
         )
 
@@ -93,7 +95,7 @@ class Deck:
             while mask >> card & 1:
                 card += 4 * self.n_ranks
                 if card >= self.n_cards:
-                    raise ValueError(
+                    raise UserError(
                         f"{code!r} appears more often than the {self.name} deck holds it "
                         f"({self.copies}x)"
                     )
@@ -123,7 +125,7 @@ def suit_index(suit: str) -> int:
     """0..3 for 'C', 'D', 'H', 'S' (case-insensitive); ValueError naming the allowed letters."""
     if isinstance(suit, str) and suit.strip().upper() in SUITS and len(suit.strip()) == 1:
         return SUITS.index(suit.strip().upper())
-    raise ValueError(f"{suit!r} is not a suit; suits are C, D, H, S")
+    raise UserError(f"{suit!r} is not a suit; suits are C, D, H, S")
 
 
 # ---------------------------------------------------------------- njit bitmask helpers

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from simcards.errors import UserError
+
 EXIT_USAGE = 2
 
 
@@ -85,6 +87,19 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+def _cmd_tournament(args) -> int:
+    from simcards.config import load_tournament_config
+    from simcards.report.tournament import run_tournament
+
+    config = load_tournament_config(args.config, games=args.games)
+    if args.out:
+        config = type(config)(**{**config.__dict__, "output": args.out})
+    paths = run_tournament(config)
+    print(f"tournament report written: {paths['html']}")
+    print(f"                           {paths['markdown']}")
+    return 0
+
+
 def _cmd_bench(args) -> int:
     from simcards import bench
 
@@ -129,6 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
     p.set_defaults(func=_cmd_replay)
 
+    p = sub.add_parser("tournament", help="rate bots against each other with rotated seats",
+                       description="Bots with different parameters play many games of a "
+                       "four-player ruleset, seats rotated over the same deals; writes the rating "
+                       "table, rating over games and placing counts to reports/<name>/.")
+    p.add_argument("config", type=Path, help="tournament TOML (see configs/tournament-hearts.toml)")
+    p.add_argument("--games", type=int, help="games per table instead of the config's")
+    p.add_argument("--out", help="reports folder instead of the config's 'output'")
+    p.set_defaults(func=_cmd_tournament)
+
     p = sub.add_parser("bench", help="measure deals per second (same as scripts/bench.py)",
                        description="Kernel deals/s per ruleset and bot, and comparisons; --help for options.",
                        add_help=False)
@@ -145,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("simcards: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
-    except (ValueError, FileNotFoundError) as exc:  # user mistakes: ConfigError, RunError, ...
+    except (UserError, FileNotFoundError) as exc:  # user mistakes; anything else is a bug
         print(f"simcards: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from simcards.bots.spec import bot_problems
+from simcards.errors import UserError
 from simcards.games import game_class, rulesets
 from simcards.games.options import option_problems
 
@@ -43,7 +44,7 @@ TOP_KEYS = ("name", "ruleset", "deals", "matches", "seed", "chunk_size", "worker
             "scheduler", "output", "rules", "bots", "include")
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError):
     """A config with problems; ``problems`` lists (key path, value, what is allowed)."""
 
     def __init__(self, source: str, problems: list[tuple[str, Any, str]]):
@@ -216,3 +217,79 @@ def load_config(path: str | Path, **overrides: Any) -> RunConfig:
         if ruleset in rulesets() and game_class(ruleset).unit == "match":
             overrides = {k: v for k, v in overrides.items() if k != "deals"} | {"matches": overrides["deals"]}
     return parse_config(data, source=str(path), base=path.parent, overrides=overrides)
+
+
+TOURNAMENT_KEYS = ("name", "ruleset", "games", "seed", "rules", "entrants", "deals_per_game", "output")
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    name: str
+    ruleset: str
+    games: int
+    entrants: dict
+    seed: int = 0
+    rules: dict = field(default_factory=dict)
+    deals_per_game: int | None = None
+    output: str = "reports"
+
+
+def load_tournament_config(path: str | Path, games: int | None = None) -> TournamentConfig:
+    """A `simcards tournament` config::
+
+        name = "hearts-bots"
+        ruleset = "hearts"
+        games = 500                 # per table of four, each played in every seat rotation
+        seed = 1
+        [rules]
+        target = 100
+        [entrants.bold]
+        kind = "heuristic"
+        params = { moon_threshold = 12 }
+        [entrants.random]
+        kind = "random"
+        ...                         # at least four entrants
+    """
+    path = Path(path)
+    source = str(path)
+    data = _read_toml(path, source)
+    if games is not None:
+        data["games"] = games
+    problems: list[tuple[str, Any, str]] = []
+    for key in data:
+        if key not in TOURNAMENT_KEYS:
+            problems.append((key, data[key], "a known key: " + ", ".join(TOURNAMENT_KEYS)))
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        problems.append(("name", name, "a name of letters, digits, '.', '_' or '-'"))
+    ruleset = data.get("ruleset")
+    game = None
+    if ruleset not in rulesets():
+        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
+    else:
+        game = game_class(ruleset)
+        if game.n_seats != 4:
+            problems.append(("ruleset", ruleset, "a four-player ruleset"))
+    _int_problem("games", data.get("games"), 1, problems)
+    _int_problem("seed", data.get("seed", 0), 0, problems)
+    if data.get("deals_per_game") is not None:
+        _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        problems.append(("rules", rules, "a table of rule options"))
+    elif game is not None:
+        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    entrants = data.get("entrants")
+    if not isinstance(entrants, dict) or len(entrants) < 4:
+        problems.append(("entrants", entrants, "a table of at least four [entrants.NAME] bots"))
+    elif game is not None:
+        for entrant, spec in entrants.items():
+            problems.extend(bot_problems(spec, game.bots, game.n_seats, where=f"entrants.{entrant}"))
+    output = data.get("output", "reports")
+    if not isinstance(output, str) or not output:
+        problems.append(("output", output, "a folder path"))
+    if problems:
+        raise ConfigError(source, problems)
+    return TournamentConfig(name=name, ruleset=ruleset, games=data["games"], entrants=dict(entrants),
+                            seed=data.get("seed", 0), rules=dict(rules),
+                            deals_per_game=data.get("deals_per_game"), output=output)

@@ -9,10 +9,11 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from simcards.errors import UserError
 from simcards.runner import MANIFEST, part_name
 
 
-class DatasetError(ValueError):
+class DatasetError(UserError):
     """A run folder that cannot be read as asked; the message names the file."""
 
 

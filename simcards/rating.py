@@ -27,6 +27,8 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from simcards.errors import UserError
+
 K_FACTOR = 32.0
 MIN_CHANGE = 1.0
 MAX_CHANGE = 32.0
@@ -49,13 +51,13 @@ def _check(ratings, placings) -> tuple[np.ndarray, np.ndarray]:
     r = np.asarray(ratings, dtype=np.float64)
     p = np.asarray(placings)
     if r.ndim != 1 or r.size < 2:
-        raise ValueError(f"ratings = {ratings!r} is not allowed; use one rating per player "
+        raise UserError(f"ratings = {ratings!r} is not allowed; use one rating per player "
                          "(at least two)")
     if p.shape != r.shape:
-        raise ValueError(f"placings = {placings!r} is not allowed; use one placing per player "
+        raise UserError(f"placings = {placings!r} is not allowed; use one placing per player "
                          f"({r.size}), 1 = best")
     if not np.all(np.isfinite(r)):
-        raise ValueError(f"ratings = {ratings!r} is not allowed; ratings must be finite numbers")
+        raise UserError(f"ratings = {ratings!r} is not allowed; ratings must be finite numbers")
     return r, p.astype(np.float64)
 
 
@@ -125,7 +127,7 @@ class Ratings:
     def update(self, players: Sequence[Hashable], placings: Sequence[int]) -> np.ndarray:
         """Rate one game: the players and their placings (1 = best). Returns the changes."""
         if len(set(players)) != len(players):
-            raise ValueError(f"players = {list(players)!r}: a player appears twice in one game")
+            raise UserError(f"players = {list(players)!r}: a player appears twice in one game")
         for player in players:
             if player not in self.ratings:
                 self.add(player)

@@ -17,6 +17,7 @@ Numba); draws are handed out as int64.
 from __future__ import annotations
 
 import numpy as np
+
 from simcards._jit import driver, kernel
 
 STREAM_DEAL = 0  # shuffle and deal

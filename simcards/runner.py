@@ -28,13 +28,14 @@ import pyarrow.parquet as pq
 
 import simcards
 from simcards.config import RunConfig
+from simcards.errors import UserError
 from simcards.games import load
 
 MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 10, "statistics": True}
 
 
-class RunError(ValueError):
+class RunError(UserError):
     """A run that cannot proceed as asked (the message says why and what to do)."""
 
 

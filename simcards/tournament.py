@@ -38,6 +38,7 @@ import numpy as np
 import polars as pl
 
 from simcards.analysis.stats import wilson
+from simcards.errors import UserError
 from simcards.games import load
 from simcards.games.base import Game, check_count
 from simcards.rating import START_RATING, Ratings
@@ -80,11 +81,11 @@ def _entrant_list(entrants: Any) -> list[tuple[str, Any]]:
             seen[base] = seen.get(base, 0) + 1
             items.append((f"{base}#{seen[base]}" if seen[base] > 1 else str(base), spec))
     else:
-        raise ValueError(f"entrants = {entrants!r} is not allowed; use a table of name = bot "
+        raise UserError(f"entrants = {entrants!r} is not allowed; use a table of name = bot "
                          "spec, or a list of bot specs")
     names = [n for n, _ in items]
     if len(set(names)) != len(names):
-        raise ValueError(f"entrants: the names {names!r} are not unique")
+        raise UserError(f"entrants: the names {names!r} are not unique")
     return items
 
 
@@ -117,11 +118,11 @@ def match_placings(game: Game, frames: dict[str, pl.DataFrame], n_games: int,
     deals = frames["deals"]
     if "score_0" in deals.columns and "score_1" in deals.columns and "score_2" not in deals.columns:
         if deals.height != n_games * deals_per_game:
-            raise ValueError(f"{game.name}: expected {n_games * deals_per_game} deals, got {deals.height}")
+            raise UserError(f"{game.name}: expected {n_games * deals_per_game} deals, got {deals.height}")
         s0 = deals["score_0"].to_numpy().astype(np.int64).reshape(n_games, deals_per_game).sum(1)
         s1 = deals["score_1"].to_numpy().astype(np.int64).reshape(n_games, deals_per_game).sum(1)
         return _team_places(s0, s1)
-    raise ValueError(f"{game.name} has no placings a tournament can use: it needs matches with "
+    raise UserError(f"{game.name} has no placings a tournament can use: it needs matches with "
                      "place_0..3, a team winner, or per-team deal scores")
 
 
@@ -150,17 +151,17 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
     """
     game = ruleset if isinstance(ruleset, Game) else load(ruleset, **(options or {}))
     if game.n_seats != 4:
-        raise ValueError(f"{game.name} has {game.n_seats} seats; tournaments need a four-player ruleset")
+        raise UserError(f"{game.name} has {game.n_seats} seats; tournaments need a four-player ruleset")
     n_games = check_count("n_games", n_games, 1)
     seed, start = check_count("seed", seed), check_count("start", start)
     items = _entrant_list(entrants)
     if len(items) < 4:
-        raise ValueError(f"entrants: {len(items)} given; a tournament needs at least 4")
+        raise UserError(f"entrants: {len(items)} given; a tournament needs at least 4")
     for name, spec in items:  # validate every spec once, naming the entrant
         try:
             game.resolve_bots(spec)
         except ValueError as err:
-            raise ValueError(f"entrant {name!r}: {err}") from None
+            raise UserError(f"entrant {name!r}: {err}") from None
     if game.unit == "match":
         dpg = 1
     else:

@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 
 from simcards.analysis.stats import Z95
+from simcards.errors import UserError
 
 Evaluator = Callable[[dict[str, float]], np.ndarray]  # params -> per-unit gains (same units)
 
@@ -33,9 +34,9 @@ class ParamRange:
 
     def __post_init__(self):
         if not self.low < self.high:
-            raise ValueError(f"tune range of {self.name!r}: low {self.low} must be below high {self.high}")
+            raise UserError(f"tune range of {self.name!r}: low {self.low} must be below high {self.high}")
         if self.resolution <= 0:
-            raise ValueError(f"tune resolution of {self.name!r} must be > 0")
+            raise UserError(f"tune resolution of {self.name!r} must be > 0")
 
 
 @dataclass

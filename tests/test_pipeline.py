@@ -201,3 +201,21 @@ def test_help_exits_cleanly():
         with pytest.raises(SystemExit) as info:
             main(args)
         assert info.value.code == 0
+
+
+def test_tournament_command_writes_report(tmp_path, capsys):
+    cfg = Path(__file__).resolve().parent.parent / "configs" / "tournament-hearts.toml"
+    assert main(["tournament", str(cfg), "--games", "3", "--out", str(tmp_path)]) == 0
+    out = tmp_path / "tournament-hearts"
+    assert (out / "ratings.png").exists() and (out / "placings.png").exists()
+    ratings = pl.read_csv(out / "tables" / "ratings.csv")
+    assert ratings.height == 4 and set(ratings["games"]) == {12}
+    assert "Final ratings" in (out / "report.html").read_text()
+
+
+def test_tournament_config_errors_exit_2(tmp_path, capsys):
+    bad = tmp_path / "t.toml"
+    bad.write_text('name = "t"\nruleset = "hearts"\ngames = 0\n[entrants.a]\nkind = "random"\n')
+    assert main(["tournament", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "games = 0" in err and "entrants = " in err

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from simcards.analysis.stats import mean_exprs, rate_exprs
+from simcards.errors import UserError
 
 SEATS = range(4)
 
@@ -135,7 +136,7 @@ def win_rate_per_bot(matches: pl.LazyFrame, seat_bots: Sequence[str]) -> pl.Data
         labels = [pl.col(f"bot_{s}").cast(pl.String) for s in SEATS]
     else:
         if len(seat_bots) != 4:
-            raise ValueError(f"seat_bots = {list(seat_bots)!r} is not allowed; give one label per seat (4)")
+            raise UserError(f"seat_bots = {list(seat_bots)!r} is not allowed; give one label per seat (4)")
         labels = [pl.lit(str(seat_bots[s])) for s in SEATS]
     long = pl.concat([
         matches.select(labels[s].alias("bot"), (pl.col(f"place_{s}") == 1).alias("won"))

@@ -27,8 +27,8 @@ The moon option (``moon = "choose"``) is decided by the rules kernel for every b
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
 from simcards.games._trick import suit_mask
 from simcards.games.hearts._kernels import (

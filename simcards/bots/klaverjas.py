@@ -8,8 +8,8 @@ state: trump, declarer, the current trick, the cards played, and the voids each 
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
 from simcards.games._trick import TRUMP, beating_mask, power, suit_mask
 from simcards.games.klaverjas._kernels import (

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from simcards.errors import UserError
+
 
 @dataclass(frozen=True)
 class BotFamily:
@@ -78,7 +80,7 @@ def resolve_bots(spec: Any, family: BotFamily, n_seats: int) -> tuple[np.ndarray
     """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem."""
     problems = bot_problems(spec, family, n_seats)
     if problems:
-        raise ValueError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"
+        raise UserError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"
                                    for path, value, allowed in problems))
     kinds = np.empty(n_seats, dtype=np.int64)
     params = np.tile(family.defaults(), (n_seats, 1))

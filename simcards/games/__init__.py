@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simcards.errors import UserError
 from simcards.games.base import Game
 from simcards.games.hearts.game import Hartenjagen, Hearts
 from simcards.games.klaverjas.game import KlaverjasAmsterdam, KlaverjasRotterdam
@@ -23,7 +24,7 @@ def game_class(name: str) -> type[Game]:
     try:
         return _GAMES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown ruleset {name!r}; rulesets are {', '.join(rulesets())}") from None
+        raise UserError(f"unknown ruleset {name!r}; rulesets are {', '.join(rulesets())}") from None
 
 
 def load(name: str, **options: Any) -> Game:

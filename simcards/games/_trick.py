@@ -14,8 +14,8 @@ the flat table array (simcards/games/tables.py).
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import lowest_bit_index
 from simcards.games.tables import H_EFF_SUIT, H_N_CARDS, H_POWER, H_SUIT_MASKS
 

@@ -10,11 +10,12 @@ import polars as pl
 
 from simcards.bots.spec import BotFamily, resolve_bots
 from simcards.cards import Deck
+from simcards.errors import UserError
 from simcards.games.columns import Column, to_frame
 from simcards.games.options import Option, resolve_options
 
 
-class IllegalMove(ValueError):
+class IllegalMove(UserError):
     """A card that may not be played now; the message names it and the legal cards."""
 
 
@@ -22,9 +23,9 @@ def check_count(name: str, value: Any, minimum: int = 0) -> int:
     try:
         number = operator.index(value)
     except TypeError:
-        raise ValueError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}") from None
+        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}") from None
     if number < minimum:
-        raise ValueError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}")
+        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}")
     return number
 
 

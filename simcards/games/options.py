@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from simcards.errors import UserError
+
 
 @dataclass(frozen=True)
 class Option:
@@ -85,7 +87,7 @@ def resolve_options(ruleset: str, specs: tuple[Option, ...], given: dict) -> dic
     if problems:
         lines = [f"option {name!r} = {value!r} is not allowed for {ruleset}; use {allowed}"
                  for name, value, allowed in problems]
-        raise ValueError("\n".join(lines))
+        raise UserError("\n".join(lines))
     values = {o.name: o.default for o in specs}
     for name, value in given.items():
         values[name] = next(o for o in specs if o.name == name).normalise(value)

@@ -28,7 +28,8 @@ def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: s
     labels = [str(v) for v in frame[label].to_list()]
     scale = 100.0 if percent else 1.0
     rate = frame["rate"].to_numpy() * scale
-    err = np.vstack([rate - frame["lo"].to_numpy() * scale, frame["hi"].to_numpy() * scale - rate])
+    err = np.clip(np.vstack([rate - frame["lo"].to_numpy() * scale,
+                               frame["hi"].to_numpy() * scale - rate]), 0, None)  # rounding
     fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(labels) + 2), 4))
     x = np.arange(len(labels))
     ax.bar(x, rate, color="#4C78A8", label="simulated (95% interval)")

@@ -101,7 +101,7 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, dutch: bool) -> lis
         Section(
             "Who takes the Q of spades" + (" and the J of clubs" if dutch else ""),
             "Share of deals in which each seat took the Q of spades"
-            + (f" (5 points) and the J of clubs (2 points)." if dutch else " (13 points)."),
+            + (" (5 points) and the J of clubs (2 points)." if dutch else " (13 points)."),
             figures=[Figure("qs_taker.png", "Q of spades taker by seat, 95% Wilson intervals.")],
             tables=[Table("qs_taker", tables["qs_taker"], "Q of spades taker by seat")]
             + ([Table("jc_taker", tables["jc_taker"], "J of clubs taker by seat")] if dutch else []),

@@ -9,8 +9,8 @@ implementation of the rules. Bots read only the public slots and their own hand.
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.games._trick import beats, eff_suit, suit_mask
 from simcards.games.hearts.rules import (
     CONTRACT,

@@ -10,8 +10,8 @@ course depends only on (seed, match index), so any slice of a run can be recompu
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import driver, kernel
 
+from simcards._jit import driver, kernel
 from simcards.bots.hearts import choose_card, choose_passes, wants_moon
 from simcards.games.columns import column_index
 from simcards.games.hearts._kernels import (

@@ -10,11 +10,16 @@ import numpy as np
 from simcards.bots import hearts as hbots
 from simcards.bots.spec import BotFamily
 from simcards.cards import DECK32, DECK52, Deck
+from simcards.errors import UserError
 from simcards.games.base import Game, IllegalMove, check_count
 from simcards.games.columns import to_frame
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
-from simcards.games.hearts.columns import DEAL_COLUMNS_32, DEAL_COLUMNS_52, MATCH_COLUMNS
+from simcards.games.hearts.columns import (
+    DEAL_COLUMNS_32,
+    DEAL_COLUMNS_52,
+    MATCH_COLUMNS,
+)
 from simcards.games.hearts.rules import (
     AMERICAN_OPTIONS,
     DUTCH_OPTIONS,
@@ -34,17 +39,17 @@ def parse_hands(hands: Any, deck: Deck) -> np.ndarray:
     """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
     size = deck.n_cards // 4
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-        raise ValueError(f"hands must be a list of 4 hands of {size} card codes")
+        raise UserError(f"hands must be a list of 4 hands of {size} card codes")
     masks = np.zeros(4, dtype=np.int64)
     seen = 0
     for seat, hand in enumerate(hands):
         mask = deck.parse_hand(hand)
         count = bin(mask).count("1")
         if count != size:
-            raise ValueError(f"hand {seat} has {count} cards; each hand holds {size}")
+            raise UserError(f"hand {seat} has {count} cards; each hand holds {size}")
         twice = seen & mask
         if twice:
-            raise ValueError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
+            raise UserError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
         seen |= mask
         masks[seat] = mask
     return masks
@@ -87,28 +92,28 @@ class HeartsGame(Game):
         """
         kinds, params = self.resolve_bots(bots)
         if (seed is None) != (index is None):
-            raise ValueError("give both seed and index, or neither")
+            raise UserError("give both seed and index, or neither")
         if seed is not None:
             if hands is not None:
-                raise ValueError("give either hands or seed and index, not both")
+                raise UserError("give either hands or seed and index, not both")
             ctx = self._deal_context(check_count("seed", seed), check_count("index", index),
                                      kinds, params)
             return HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
                                kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
                                pass_dir=ctx["pass_dir"])
         if hands is None:
-            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
         masks = parse_hands(hands, self.deck)
         if dealer not in range(4):
-            raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+            raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
         allowed_phases = PHASES if self.dutch else PHASES[:1]
         if phase not in allowed_phases:
-            raise ValueError(f"phase = {phase!r} is not allowed for {self.name}; use "
+            raise UserError(f"phase = {phase!r} is not allowed for {self.name}; use "
                              + " or ".join(repr(p) for p in allowed_phases))
         if (not isinstance(scores, (list, tuple)) or len(scores) != 4
                 or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
                            for s in scores)):
-            raise ValueError(f"scores = {scores!r} is not allowed; use four integers, one per seat")
+            raise UserError(f"scores = {scores!r} is not allowed; use four integers, one per seat")
         return HeartsState(self, masks, dealer, [int(s) for s in scores], PHASES.index(phase),
                            kinds, params)
 
@@ -117,7 +122,7 @@ class HeartsGame(Game):
         dealt, passes, offsets, before, phases, traces, n = _play.replay_game(
             seed, match, self.tables, kinds, params, deal_no)
         if n <= deal_no:
-            raise ValueError(f"deal index {index} is deal {deal_no} of game {match}, but that "
+            raise UserError(f"deal index {index} is deal {deal_no} of game {match}, but that "
                              f"game ended after {n} deals with these bots")
         held = dealt[deal_no].copy()
         K.apply_passes(held, passes[deal_no], int(offsets[deal_no]))
@@ -289,7 +294,7 @@ class HeartsState:
         change and the scores after the deal, who took the QS (and the JC in Hartenjagen)."""
         n_cards = self.game.deck.n_cards
         if not self.is_over:
-            raise ValueError(f"the deal is not over: {len(self.history)} of {n_cards} cards played")
+            raise UserError(f"the deal is not over: {len(self.history)} of {n_cards} cards played")
         st = self._st
         deltas = np.zeros(4, dtype=np.int64)
         moon, option = K.score_deal(st, self.game.tables, deltas)

@@ -8,8 +8,8 @@ of the rules. Bots read only the public slots and their own hand.
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import lowest_bit_index
 from simcards.games._trick import TRUMP, beats, eff_suit, suit_mask
 from simcards.games.klaverjas.rules import (

@@ -8,18 +8,20 @@ alone and `replay_deal` retraces a single deal card by card.
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import driver, kernel
 
-from simcards.bots.klaverjas import choose_card, choose_trump, evaluate_hand, wants_to_declare
+from simcards._jit import driver, kernel
+from simcards.bots.klaverjas import (
+    choose_card,
+    choose_trump,
+    evaluate_hand,
+    wants_to_declare,
+)
 from simcards.games.columns import column_index
 from simcards.games.klaverjas._kernels import (
-    S_DECLARER,
-    S_HAND,
     S_POINTS,
     S_ROEM,
     S_TO_MOVE,
     S_TRICKS,
-    S_TRUMP,
     STATE_SIZE,
     apply_card,
     hand_melds,
@@ -31,11 +33,18 @@ from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.rules import (
     R_NAT_ON_TIE,
     R_TRUMP_SELECTION,
-    T_RULES,
     SEL_FREE,
     SEL_RANDOM,
+    T_RULES,
 )
-from simcards.rng import STREAM_CONTRACT, STREAM_DEAL, STREAM_PLAY, deal_hands, randint, reset_stream
+from simcards.rng import (
+    STREAM_CONTRACT,
+    STREAM_DEAL,
+    STREAM_PLAY,
+    deal_hands,
+    randint,
+    reset_stream,
+)
 
 _C = column_index(DEAL_COLUMNS)
 C_DEAL_INDEX, C_DEALER, C_HAND = _C["deal_index"], _C["dealer"], _C["hand_0"]

@@ -27,9 +27,17 @@ from math import comb
 
 import numpy as np
 import polars as pl
-from simcards._jit import driver
 
-from simcards.games.klaverjas.rules import RANKS, RK, RQ, STUK_VALUE, hand_run_value, run_lengths
+from simcards._jit import driver
+from simcards.errors import UserError
+from simcards.games.klaverjas.rules import (
+    RANKS,
+    RK,
+    RQ,
+    STUK_VALUE,
+    hand_run_value,
+    run_lengths,
+)
 from simcards.games.options import _norm
 
 N_HANDS = comb(32, 8)
@@ -79,12 +87,12 @@ def _joint_counts(run_value, four_value, stuk_byte, n_run_bins, n_four_bins):
 
 def _check_ranks(hand_four_kind_ranks) -> tuple[str, ...]:
     if isinstance(hand_four_kind_ranks, str) or not isinstance(hand_four_kind_ranks, (list, tuple)):
-        raise ValueError(f"hand_four_kind_ranks = {hand_four_kind_ranks!r} is not allowed; use a "
+        raise UserError(f"hand_four_kind_ranks = {hand_four_kind_ranks!r} is not allowed; use a "
                          f"list of {', '.join(repr(r) for r in RANKS)}")
     ranks = tuple(_norm(r) for r in hand_four_kind_ranks)
     bad = [r for r in hand_four_kind_ranks if _norm(r) not in RANKS]
     if bad:
-        raise ValueError(f"hand_four_kind_ranks = {list(hand_four_kind_ranks)!r} is not allowed; "
+        raise UserError(f"hand_four_kind_ranks = {list(hand_four_kind_ranks)!r} is not allowed; "
                          f"use a list of {', '.join(repr(r) for r in RANKS)}")
     return tuple(r for r in RANKS if r in ranks)  # canonical order for the cache
 
@@ -114,10 +122,10 @@ def hand_meld_counts(hand_four_kind_ranks=RANKS, with_stuk: bool = True,
     "stuk". ``with_stuk=False`` leaves stuk out of the total (for a trump chosen from the hand).
     """
     if component not in COMPONENTS:
-        raise ValueError(f"component = {component!r} is not allowed; use one of "
+        raise UserError(f"component = {component!r} is not allowed; use one of "
                          f"{', '.join(repr(c) for c in COMPONENTS)}")
     if not isinstance(with_stuk, bool):
-        raise ValueError(f"with_stuk = {with_stuk!r} is not allowed; use true or false")
+        raise UserError(f"with_stuk = {with_stuk!r} is not allowed; use true or false")
     joint = _joint(_check_ranks(hand_four_kind_ranks))
     out: dict[int, int] = {}
     for r, f, s in zip(*np.nonzero(joint)):

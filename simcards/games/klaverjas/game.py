@@ -9,11 +9,18 @@ import numpy as np
 from simcards.bots import klaverjas as kbots
 from simcards.bots.spec import BotFamily
 from simcards.cards import DECK32, SUITS, suit_index
+from simcards.errors import UserError
 from simcards.games.base import Game, IllegalMove, check_count
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
-from simcards.games.klaverjas.rules import OPTIONS, R_NAT_ON_TIE, RULES_VERSION, T_RULES, build_tables
+from simcards.games.klaverjas.rules import (
+    OPTIONS,
+    R_NAT_ON_TIE,
+    RULES_VERSION,
+    T_RULES,
+    build_tables,
+)
 
 KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
 
@@ -21,17 +28,17 @@ KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
 def parse_deal(hands: Any, deck=DECK32, n_seats: int = 4, hand_size: int = 8) -> np.ndarray:
     """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
     if not isinstance(hands, (list, tuple)) or len(hands) != n_seats:
-        raise ValueError(f"hands must be a list of {n_seats} hands of {hand_size} card codes")
+        raise UserError(f"hands must be a list of {n_seats} hands of {hand_size} card codes")
     masks = np.zeros(n_seats, dtype=np.int64)
     seen = 0
     for seat, hand in enumerate(hands):
         mask = deck.parse_hand(hand)
         count = bin(mask).count("1")
         if count != hand_size:
-            raise ValueError(f"hand {seat} has {count} cards; each hand holds {hand_size}")
+            raise UserError(f"hand {seat} has {count} cards; each hand holds {hand_size}")
         twice = seen & mask
         if twice:
-            raise ValueError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
+            raise UserError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
         seen |= mask
         masks[seat] = mask
     return masks
@@ -58,9 +65,9 @@ class KlaverjasGame(Game):
         """A deal ready to play: given hands (card codes) or deal ``index`` of a run with ``seed``.
         Without ``trump`` the bots choose the contract as a simulation would."""
         if (seed is None) != (index is None):
-            raise ValueError("give both seed and index, or neither")
+            raise UserError("give both seed and index, or neither")
         if seed is not None and hands is not None:
-            raise ValueError("give either hands or seed and index, not both")
+            raise UserError("give either hands or seed and index, not both")
         kinds, params = self.resolve_bots(bots)
         rng = np.empty(1, dtype=np.uint64)
         if seed is not None:
@@ -68,11 +75,11 @@ class KlaverjasGame(Game):
             masks = np.empty(4, dtype=np.int64)
             dealer = _play.deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
         elif hands is None:
-            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
         else:
             masks = parse_deal(hands)
             if isinstance(dealer, bool) or dealer not in range(4):
-                raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+                raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
         if trump is None:
             from simcards.rng import STREAM_CONTRACT, reset_stream
 
@@ -83,11 +90,11 @@ class KlaverjasGame(Game):
         else:
             trump = suit_index(trump) if isinstance(trump, str) else trump
             if isinstance(trump, bool) or trump not in range(4):
-                raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+                raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
         if declarer is None:
             declarer = (dealer + 1) % 4
         if isinstance(declarer, bool) or declarer not in range(4):
-            raise ValueError(f"declarer = {declarer!r} is not a seat; seats are 0, 1, 2, 3")
+            raise UserError(f"declarer = {declarer!r} is not a seat; seats are 0, 1, 2, 3")
         return KlaverjasState(self, masks, dealer, trump, declarer)
 
     def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
@@ -175,7 +182,7 @@ class KlaverjasState:
     def result(self) -> dict:
         """Points, roem, tricks, pit, nat and score per team (valid once `is_over`)."""
         if not self.is_over:
-            raise ValueError(f"the deal is not over: {len(self.history)} of 32 cards played")
+            raise UserError(f"the deal is not over: {len(self.history)} of 32 cards played")
         st, T = self._st, self.game.tables
         points = [int(st[K.S_POINTS]), int(st[K.S_POINTS + 1])]
         roem = [int(st[K.S_ROEM]), int(st[K.S_ROEM + 1])]
