@@ -12,8 +12,8 @@ name some columns differently.
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import driver, kernel
 
+from simcards._jit import driver, kernel
 from simcards.bots.klaverjas import choose_trump, evaluate_hand
 from simcards.bots.kraken import run_bidding
 from simcards.games.columns import column_index
@@ -166,9 +166,10 @@ def contract(seed, index, dealer, T, kinds, params, work, est, rng):
 
 
 @kernel
-def kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, out, fout, k, cmap):
-    """Play one deal and write its row ``k`` (all but the running totals); its settlement stays
-    in the work array (W_SETTLE + SR_* slots). Returns the bid level."""
+def kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, row, frow, cmap):
+    """Play one deal and write its dataset row into ``row`` (int columns, all but the running
+    totals) and ``frow`` (estimates); its settlement stays in the work array (W_SETTLE + SR_*
+    slots). Returns the bid level."""
     index = match_deal_index(match, deal_no)
     trump, trump_est, level = contract(seed, index, dealer, T, kinds, params, work, est, rng)
     hands = work[W_HANDS:W_HANDS + 4]
@@ -183,52 +184,52 @@ def kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, 
 
     contra = krule(T, KR_VARIANT) == CONTRA
     for lv in range(1, (3 if contra else 2) + 1):
-        out[cmap[F_WOULD_WIN] + lv - 1, k] = res[SR_WOULD_WIN + lv - 1]
-        out[cmap[F_BID_SEAT] + lv - 1, k] = work[W_BIDDERS + lv - 1]
-        fout[2 * (lv - 1), k] = est[2 * (lv - 1)]
-        fout[2 * (lv - 1) + 1, k] = est[2 * (lv - 1) + 1]
-    out[cmap[F_MATCH], k] = match
-    out[cmap[F_DEAL_NO], k] = deal_no
-    out[cmap[F_DEAL_INDEX], k] = index
-    out[cmap[F_DEALER], k] = dealer
-    out[cmap[F_TRUMP], k] = trump
-    out[cmap[F_DECLARER], k] = forehand
-    out[cmap[F_ESTIMATE], k] = np.int64(np.round(trump_est))
-    out[cmap[F_BID], k] = level
-    out[cmap[F_BIDDING_TEAM], k] = -1 if level == 0 else bid_team(level, playing)
-    out[cmap[F_BURDEN], k] = res[SR_BURDEN]
-    out[cmap[F_MULT], k] = res[SR_MULT]
+        row[cmap[F_WOULD_WIN] + lv - 1] = res[SR_WOULD_WIN + lv - 1]
+        row[cmap[F_BID_SEAT] + lv - 1] = work[W_BIDDERS + lv - 1]
+        frow[2 * (lv - 1)] = est[2 * (lv - 1)]
+        frow[2 * (lv - 1) + 1] = est[2 * (lv - 1) + 1]
+    row[cmap[F_MATCH]] = match
+    row[cmap[F_DEAL_NO]] = deal_no
+    row[cmap[F_DEAL_INDEX]] = index
+    row[cmap[F_DEALER]] = dealer
+    row[cmap[F_TRUMP]] = trump
+    row[cmap[F_DECLARER]] = forehand
+    row[cmap[F_ESTIMATE]] = np.int64(np.round(trump_est))
+    row[cmap[F_BID]] = level
+    row[cmap[F_BIDDING_TEAM]] = -1 if level == 0 else bid_team(level, playing)
+    row[cmap[F_BURDEN]] = res[SR_BURDEN]
+    row[cmap[F_MULT]] = res[SR_MULT]
     for seat in range(4):
-        out[cmap[F_HAND] + seat, k] = hands[seat]
-        out[cmap[F_ROEM_HAND] + seat, k] = hand_melds(hands[seat], trump, T)
+        row[cmap[F_HAND] + seat] = hands[seat]
+        row[cmap[F_ROEM_HAND] + seat] = hand_melds(hands[seat], trump, T)
     for team in range(2):
-        out[cmap[F_POINTS] + team, k] = res[SR_POINTS + team]
-        out[cmap[F_POINTS_X] + team, k] = res[SR_POINTS + team] * res[SR_MULT]
-        out[cmap[F_TRICKS] + team, k] = res[SR_TRICKS + team]
-        out[cmap[F_HAND_ROEM] + team, k] = res[SR_HAND_ROEM + team]
-        out[cmap[F_STUK] + team, k] = res[SR_STUK + team]
-        out[cmap[F_TABLE_ROEM] + team, k] = res[SR_TABLE_ROEM + team]
-        out[cmap[F_PIT_ROEM] + team, k] = res[SR_PIT_ROEM + team]
-        out[cmap[F_ROEM] + team, k] = res[SR_ROEM + team]
-        out[cmap[F_SCORE] + team, k] = res[SR_SCORE + team]
+        row[cmap[F_POINTS] + team] = res[SR_POINTS + team]
+        row[cmap[F_POINTS_X] + team] = res[SR_POINTS + team] * res[SR_MULT]
+        row[cmap[F_TRICKS] + team] = res[SR_TRICKS + team]
+        row[cmap[F_HAND_ROEM] + team] = res[SR_HAND_ROEM + team]
+        row[cmap[F_STUK] + team] = res[SR_STUK + team]
+        row[cmap[F_TABLE_ROEM] + team] = res[SR_TABLE_ROEM + team]
+        row[cmap[F_PIT_ROEM] + team] = res[SR_PIT_ROEM + team]
+        row[cmap[F_ROEM] + team] = res[SR_ROEM + team]
+        row[cmap[F_SCORE] + team] = res[SR_SCORE + team]
         if contra:
-            out[cmap[F_CROSSES] + team, k] = res[SR_CROSSES + team]
+            row[cmap[F_CROSSES] + team] = res[SR_CROSSES + team]
         else:
-            out[cmap[F_MARK] + team, k] = res[SR_MARK + team]
-    out[cmap[F_MELD_TEAM], k] = res[SR_MELD_TEAM]
-    out[cmap[F_TOP_MELD], k] = res[SR_TOP_MELD]
-    out[cmap[F_TOP_FOUR], k] = res[SR_TOP_FOUR]
-    out[cmap[F_CONTESTED], k] = res[SR_CONTESTED]
-    out[cmap[F_PIT], k] = res[SR_PIT]
-    out[cmap[F_NAT], k] = res[SR_NAT]
-    out[cmap[F_BID_WON], k] = res[SR_BID_WON]
+            row[cmap[F_MARK] + team] = res[SR_MARK + team]
+    row[cmap[F_MELD_TEAM]] = res[SR_MELD_TEAM]
+    row[cmap[F_TOP_MELD]] = res[SR_TOP_MELD]
+    row[cmap[F_TOP_FOUR]] = res[SR_TOP_FOUR]
+    row[cmap[F_CONTESTED]] = res[SR_CONTESTED]
+    row[cmap[F_PIT]] = res[SR_PIT]
+    row[cmap[F_NAT]] = res[SR_NAT]
+    row[cmap[F_BID_WON]] = res[SR_BID_WON]
     return level
 
 
 @kernel
-def play_match(seed, match, T, kinds, params, work, est, rng, out, fout, k0, cmap, mout, m, mmap):
-    """Match ``match`` into deal rows k0.. and match row ``m`` (zeroed by the caller); returns
-    the deals played."""
+def play_match(seed, match, T, kinds, params, work, est, rng, buf, fbuf, cmap, mrow, mmap):
+    """Match ``match``: its deals into rows 0.. of ``buf`` / ``fbuf`` (one row per deal) and its
+    summary into ``mrow`` (zeroed by the caller). Returns the deals played."""
     contra = krule(T, KR_VARIANT) == CONTRA
     dealer0 = first_dealer(seed, match, rng)
     n_deals = krule(T, KR_DEALS) if contra else MAX_DEALS_PER_MATCH
@@ -241,41 +242,41 @@ def play_match(seed, match, T, kinds, params, work, est, rng, out, fout, k0, cma
     winner = -1
     played = 0
     for deal_no in range(n_deals):
-        k = k0 + deal_no
+        row = buf[deal_no]
         dealer = (dealer0 + deal_no) % 4
-        level = kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, out,
-                            fout, k, cmap)
+        level = kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, row,
+                            fbuf[deal_no], cmap)
         nat = work[W_SETTLE + SR_NAT] != 0
         played = deal_no + 1
-        total0 += out[cmap[F_SCORE], k]
-        total1 += out[cmap[F_SCORE] + 1, k]
-        out[cmap[F_TOTAL], k] = total0
-        out[cmap[F_TOTAL] + 1, k] = total1
+        total0 += row[cmap[F_SCORE]]
+        total1 += row[cmap[F_SCORE] + 1]
+        row[cmap[F_TOTAL]] = total0
+        row[cmap[F_TOTAL] + 1] = total1
         playing = ((dealer + 1) % 4) & 1
         burden = work[W_SETTLE + SR_BURDEN]
-        mout[mmap[M_DECLARED] + playing, m] += 1
+        mrow[mmap[M_DECLARED] + playing] += 1
         for lv in range(level):
-            mout[mmap[M_BIDS] + bid_team(lv + 1, playing), m] += 1
+            mrow[mmap[M_BIDS] + bid_team(lv + 1, playing)] += 1
         if nat:
-            mout[mmap[M_NAT] + burden, m] += 1
+            mrow[mmap[M_NAT] + burden] += 1
         for team in range(2):
-            if out[cmap[F_TRICKS] + team, k] == 8:
-                mout[mmap[M_PITS] + team, m] += 1
+            if row[cmap[F_TRICKS] + team] == 8:
+                mrow[mmap[M_PITS] + team] += 1
         if contra:
-            crosses0 += out[cmap[F_CROSSES], k]
-            crosses1 += out[cmap[F_CROSSES] + 1, k]
+            crosses0 += row[cmap[F_CROSSES]]
+            crosses1 += row[cmap[F_CROSSES] + 1]
             if nat and level == 0:
-                mout[mmap[M_NAT_MARKS] + burden, m] += 1
+                mrow[mmap[M_NAT_MARKS] + burden] += 1
             if level > 0:
                 loser = burden if nat else 1 - burden
-                mout[mmap[M_KRAAK_MARKS] + loser, m] += 1
+                mrow[mmap[M_KRAAK_MARKS] + loser] += 1
         else:
             for team in range(2):
-                mark = out[cmap[F_MARK] + team, k]
+                mark = row[cmap[F_MARK] + team]
                 if mark == MARK_NAT:
-                    mout[mmap[M_NAT_MARKS] + team, m] += 1
+                    mrow[mmap[M_NAT_MARKS] + team] += 1
                 elif mark == MARK_KRAAK:
-                    mout[mmap[M_KRAAK_MARKS] + team, m] += 1
+                    mrow[mmap[M_KRAAK_MARKS] + team] += 1
             totals[0] = total0
             totals[1] = total1
             winner = scorebord_game_over(totals, target)
@@ -288,42 +289,57 @@ def play_match(seed, match, T, kinds, params, work, est, rng, out, fout, k0, cma
         crosses[0] = crosses0
         crosses[1] = crosses1
         winner = contra_match_end(totals, crosses, krule(T, KR_END_CROSSES))
-        mout[mmap[M_CROSSES], m] = crosses[0]
-        mout[mmap[M_CROSSES] + 1, m] = crosses[1]
-    mout[mmap[M_MATCH], m] = match
-    mout[mmap[M_DEALS], m] = played
-    mout[mmap[M_FIRST_DEALER], m] = dealer0
-    mout[mmap[M_TOTAL], m] = total0
-    mout[mmap[M_TOTAL] + 1, m] = total1
-    mout[mmap[M_WINNER], m] = winner
+        mrow[mmap[M_CROSSES]] = crosses[0]
+        mrow[mmap[M_CROSSES] + 1] = crosses[1]
+    mrow[mmap[M_MATCH]] = match
+    mrow[mmap[M_DEALS]] = played
+    mrow[mmap[M_FIRST_DEALER]] = dealer0
+    mrow[mmap[M_TOTAL]] = total0
+    mrow[mmap[M_TOTAL] + 1] = total1
+    mrow[mmap[M_WINNER]] = winner
     return played
+
+
+@kernel
+def flush(buf, fbuf, played, out, fout, k0):
+    """Copy a match's deal rows into columns k0.. of the column-major outputs."""
+    for c in range(buf.shape[1]):
+        for d in range(played):
+            out[c, k0 + d] = buf[d, c]
+    for c in range(fout.shape[0]):
+        for d in range(played):
+            fout[c, k0 + d] = fbuf[d, c]
 
 
 @driver
 def simulate_matches(seed, start, n, T, kinds, params, cmap, n_int, n_float, mmap, n_match_int,
                      expected_deals):
     """Matches start .. start+n-1: (deal int matrix, deal float matrix, match matrix), one
-    column per deal / match."""
+    column per deal / match (one row per dataset column)."""
     capacity = n * expected_deals + MAX_DEALS_PER_MATCH
     out = np.empty((n_int, capacity), dtype=np.int64)
-    fout = np.empty((max(n_float, 1), capacity), dtype=np.float64)
-    mout = np.zeros((n_match_int, n), dtype=np.int64)
+    fout = np.empty((n_float, capacity), dtype=np.float64)
+    mbuf = np.zeros((n, n_match_int), dtype=np.int64)
+    buf = np.empty((MAX_DEALS_PER_MATCH, n_int), dtype=np.int64)
+    fbuf = np.empty((MAX_DEALS_PER_MATCH, max(n_float, 6)), dtype=np.float64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     est = np.empty(6, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     k = 0
     for m in range(n):
-        if capacity - k < MAX_DEALS_PER_MATCH:
-            capacity = 2 * capacity
+        played = play_match(seed, start + m, T, kinds, params, work, est, rng, buf, fbuf, cmap,
+                            mbuf[m], mmap)
+        if capacity - k < played:
+            capacity = 2 * capacity + played
             grown = np.empty((n_int, capacity), dtype=np.int64)
             grown[:, :k] = out[:, :k]
             out = grown
-            fgrown = np.empty((fout.shape[0], capacity), dtype=np.float64)
+            fgrown = np.empty((n_float, capacity), dtype=np.float64)
             fgrown[:, :k] = fout[:, :k]
             fout = fgrown
-        k += play_match(seed, start + m, T, kinds, params, work, est, rng, out, fout, k, cmap,
-                        mout, m, mmap)
-    return out[:, :k].copy(), fout[:n_float, :k].copy(), mout
+        flush(buf, fbuf, played, out, fout, k)
+        k += played
+    return out[:, :k].copy(), fout[:, :k].copy(), mbuf.T.copy()
 
 
 @driver

@@ -18,6 +18,8 @@ Design decisions, where the sources are silent:
   whether card points enter multiplied; `nat_points` = "raw" (default) decides on unmultiplied
   card points as section 3 does explicitly, "multiplied" on the doubled points. A tie is nat for
   the burden team (`nat_on_tie`).
+- Contra keeps Klaverjassen's pit bonus (100 roem, `pit_bonus`; section 2 builds on section 1
+  and does not drop it) besides the pit cross.
 - Contra scores: card points x 2^bid plus the team's roem; a nat team scores 0 and the other team
   162 x 2^bid plus all counted roem of both teams. Roem (hand melds, stuk, table roem when on,
   the pit bonus) is never multiplied.
