@@ -136,7 +136,7 @@ def test_scorebord_rows(scorebord_run):
                                         ("scorebord_run", ("kraak", "overkraak"))])
 def test_bidding_order_thresholds_and_estimates(run, names, request):
     deals = request.getfixturevalue(run)["deals"]
-    params = dict((p[0], p[1]) for p in (CONTRA_PARAMS if len(names) == 3 else SCOREBORD_PARAMS))
+    params = {p[0]: p[1] for p in (CONTRA_PARAMS if len(names) == 3 else SCOREBORD_PARAMS)}
     for row in _rows(deals):
         decl = row["declarer"]
         level = 0
@@ -215,7 +215,7 @@ def test_replay_and_deal_reproduce_a_simulated_deal(contra_run):
         assert res["score"] == [row["score_0"], row["score_1"]]
         assert res["crosses"] == [row["crosses_0"], row["crosses_1"]]
         assert res["roem_hand"] == [row[f"roem_hand_{s}"] for s in range(4)]
-        assert [b["estimate"] for b in rep["bidding"]][0] == pytest.approx(row["est_kraak_1"], abs=1e-4)
+        assert rep["bidding"][0]["estimate"] == pytest.approx(row["est_kraak_1"], abs=1e-4)
         state = game.deal(seed=21, index=row["deal_index"])
         assert [int(h) for h in state.dealt] == [row[f"hand_{s}"] for s in range(4)]
         assert state.bid == row["bid"] and state.trump == row["trump"]

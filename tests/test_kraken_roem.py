@@ -1,12 +1,12 @@
 """Roem in the hand (RULES.md sections 2 and 3): the single highest meld decides, each tie-break
 step of both rulesets, stuk, the trick rule; and the kernel against the naive reference."""
 
+import naive_kraken as naive
 import numpy as np
 import pytest
 
 import simcards
 from simcards.cards import DECK32
-import naive_kraken as naive
 
 CONTRA = simcards.load("kraken-contra")
 SCOREBORD = simcards.load("kraken-scorebord")

@@ -1,6 +1,7 @@
 """Kraken scoring: every worked number of the two source documents, each scoring branch of both
 rulesets, and the public pure functions against the naive reference on random input."""
 
+import naive_kraken as naive
 import numpy as np
 import pytest
 
@@ -12,7 +13,6 @@ from simcards.games.kraken.scoring import (
     scorebord_entry,
     scorebord_winner,
 )
-import naive_kraken as naive
 
 # ---------------------------------------------------------------- 000: the scoreboard program
 
@@ -208,6 +208,7 @@ def test_scorebord_matches_reference_on_random_deals():
     (lambda: contra_deal_score("C", 1, 0, (81, 81), (0, 0), (4, 4), nat_points="x"), "nat_points"),
     (lambda: scorebord_entry("C", 3, 0, (81, 81), (0, 0)), "overkraak"),
     (lambda: scorebord_entry("C", 0, 0, (81, 81), (0, -10)), "roem"),
+    (lambda: scorebord_entry("C", 0, 0, ("81", 81), (0, 0)), "points"),
     (lambda: scorebord_entry("C", 0, 0, (81, 81), (0, 0), rounding="up"), "rounding"),
 ])
 def test_bad_input_is_named(call, match):

@@ -27,6 +27,8 @@ lower), ignoring later bids:
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from simcards.analysis.stats import mean_exprs, rate_exprs, wilson_columns
@@ -239,7 +241,7 @@ def _crossing(xs: list[float], ys: list[float], level: float) -> float:
         a, b = ys[i - 1] - level, ys[i] - level
         if a <= 0 < b:
             found = xs[i - 1] + (xs[i] - xs[i - 1]) * (-a / (b - a) if b != a else 0.0)
-    if found != found and ys and all(y > level for y in ys):
+    if math.isnan(found) and ys and all(y > level for y in ys):
         found = xs[0]  # positive everywhere: break-even at or below the lowest estimate seen
     return found
 

@@ -36,8 +36,8 @@ Random bots name a random trump and never bid (their estimate is still recorded)
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.bots import klaverjas as kbots
 from simcards.bots.klaverjas import evaluate_hand
 from simcards.bots.spec import BotFamily

@@ -9,12 +9,13 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no screen
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
+import matplotlib.pyplot as plt
+import polars as pl
 
-from simcards.analysis import kraken as stats  # noqa: E402
-from simcards.report import charts  # noqa: E402
-from simcards.report.render import Figure, Section, Table  # noqa: E402
+from simcards.analysis import kraken as stats
+from simcards.dataset import DatasetError
+from simcards.report import charts
+from simcards.report.render import Figure, Section, Table
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 MIN_N = 30
@@ -30,7 +31,7 @@ def _thresholds(run) -> dict[str, list[float]]:
         names = game.bots.param_names
         return {bid: sorted({float(v) for v in params[:, names.index(f"{bid}_threshold")]})
                 for bid in game.bid_names[1:]}
-    except Exception:  # an old or hand-edited manifest: the charts go without threshold lines
+    except (KeyError, TypeError, ValueError):  # an old or hand-edited manifest: no threshold lines
         return {}
 
 
@@ -201,7 +202,7 @@ def build(run, out_dir: Path) -> list[Section]:
     deals = run.scan()
     try:
         matches = run.scan("matches")
-    except Exception:
+    except DatasetError:  # a run cut short before any match part was written
         matches = None
     tables = stats.all_tables(deals, matches, run.options)
     return sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,

@@ -8,8 +8,8 @@ The play of a deal (legal moves, tricks, table roem, pit bonus) is the Klaverjas
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import lowest_bit_index
 from simcards.games.klaverjas._kernels import (
     N_TRICKS,
@@ -22,7 +22,12 @@ from simcards.games.klaverjas._kernels import (
     is_nat,
     rule,
 )
-from simcards.games.klaverjas.rules import R_DEFENDERS_PIT, R_NAT_ON_TIE, STUK_VALUE, T_STUK
+from simcards.games.klaverjas.rules import (
+    R_DEFENDERS_PIT,
+    R_NAT_ON_TIE,
+    STUK_VALUE,
+    T_STUK,
+)
 from simcards.games.kraken.rules import (
     CONTRA,
     K_FOUR_KEY,

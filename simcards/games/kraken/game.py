@@ -7,6 +7,7 @@ A run's unit is a match (a 16-deal contra match, or a scoreboard game to 250):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ import polars as pl
 
 from simcards.bots.kraken import CONTRA_BOTS, SCOREBORD_BOTS
 from simcards.cards import DECK32, SUITS, suit_index
+from simcards.errors import UserError
 from simcards.games.base import Game, check_count
 from simcards.games.klaverjas import _kernels as KK
 from simcards.games.klaverjas.game import KlaverjasState, parse_deal
@@ -81,18 +83,18 @@ class KrakenGame(Game):
             bid = names.index(bid.strip().lower())
         if isinstance(bid, bool) or bid not in range(highest + 1):
             allowed = ", ".join(f"{i} or {names[i]!r}" for i in range(highest + 1))
-            raise ValueError(f"bid = {bid!r} is not allowed for {self.name}; use {allowed}")
+            raise UserError(f"bid = {bid!r} is not allowed for {self.name}; use {allowed}")
         return int(bid)
 
     def deal(self, hands=None, dealer: int = 0, trump=None, bid=None, *, seed=None, index=None,
-             bots: Any = "heuristic") -> "KrakenState":
+             bots: Any = "heuristic") -> KrakenState:
         """A deal ready to play: given hands (card codes) and dealer, or deal ``index`` of a run
         with ``seed``. Forehand (dealer + 1) declares. Without ``trump`` the forehand bot names
         it; without ``bid`` the bots bid as in a simulation."""
         if (seed is None) != (index is None):
-            raise ValueError("give both seed and index, or neither")
+            raise UserError("give both seed and index, or neither")
         if seed is not None and hands is not None:
-            raise ValueError("give either hands or seed and index, not both")
+            raise UserError("give either hands or seed and index, not both")
         kinds, params = self.resolve_bots(bots)
         rng = np.empty(1, dtype=np.uint64)
         if seed is not None:
@@ -103,18 +105,18 @@ class KrakenGame(Game):
             deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
             dealer = int(_play.dealer_of(seed, index, rng))
         elif hands is None:
-            raise ValueError("give hands=[...] (four lists of card codes) or seed= and index=")
+            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
         else:
             masks = parse_deal(hands)
             if dealer not in range(4) or isinstance(dealer, bool):
-                raise ValueError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+                raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
         if trump is None:
             trump_id = -1
         else:
             trump_id = suit_index(trump) if isinstance(trump, str) else trump
             if trump_id not in range(4) or isinstance(trump_id, bool):
-                raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
-        chosen, est, level, estimates, bidders = _play.choose_contract(
+                raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+        chosen, _, level, estimates, bidders = _play.choose_contract(
             masks, dealer, trump_id, self.tables, kinds, params, seed or 0, index or 0)
         level = int(level) if bid is None else self._bid(bid)
         state = KrakenState(self, masks, dealer, int(chosen), (dealer + 1) % 4, level)
@@ -129,7 +131,7 @@ class KrakenGame(Game):
             first = (declarer + 1) % 4 if lv % 2 == 1 else declarer
             for j in range(2):
                 value = float(estimates[2 * (lv - 1) + j])
-                if value != value:
+                if math.isnan(value):
                     continue
                 seat = (first + 2 * j) % 4
                 record.append({"bid": self.bid_names[lv], "seat": seat, "estimate": value,
@@ -143,23 +145,23 @@ class KrakenGame(Game):
         hand_roem_needs_trick). Returns {"team", "hand_roem", "stuk", "top_meld",
         "top_meld_four", "contested"}."""
         if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-            raise ValueError("hands must be a list of 4 hands of card codes")
+            raise UserError("hands must be a list of 4 hands of card codes")
         masks = np.zeros(4, dtype=np.int64)
         seen = 0
         for seat, hand in enumerate(hands):
             mask = self.deck.parse_hand(hand)
-            if bin(mask).count("1") > 8:
-                raise ValueError(f"hand {seat} has more than 8 cards")
+            if mask.bit_count() > 8:
+                raise UserError(f"hand {seat} has more than 8 cards")
             if seen & mask:
-                raise ValueError(f"{', '.join(self.deck.hand_codes(seen & mask))} in more than one hand")
+                raise UserError(f"{', '.join(self.deck.hand_codes(seen & mask))} in more than one hand")
             seen |= mask
             masks[seat] = mask
         trump_id = suit_index(trump) if isinstance(trump, str) else trump
         if trump_id not in range(4) or isinstance(trump_id, bool):
-            raise ValueError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+            raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
         if (not isinstance(tricks, (list, tuple)) or len(tricks) != 2
                 or any(t not in range(9) or isinstance(t, bool) for t in tricks)):
-            raise ValueError(f"tricks = {tricks!r} is not allowed; use two integers 0..8, team 0 then team 1")
+            raise UserError(f"tricks = {tricks!r} is not allowed; use two integers 0..8, team 0 then team 1")
         out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
         team = K.award_hand_roem(masks, int(trump_id), np.asarray(tricks, dtype=np.int64),
                                  self.tables, out)
@@ -174,9 +176,9 @@ class KrakenGame(Game):
         kinds, params = self.resolve_bots(bots)
         seed, index = check_count("seed", seed), check_count("index", index)
         if self.variant == CONTRA and index % MAX_DEALS_PER_MATCH >= self.options["deals_per_match"]:
-            raise ValueError(f"index = {index!r} is not a deal of a {self.name} run: deal indices are "
-                             f"match_index * {MAX_DEALS_PER_MATCH} + deal_no with deal_no below "
-                             f"{self.options['deals_per_match']}")
+            raise UserError(f"index = {index!r} is not a deal of a {self.name} run: deal indices are "
+                            f"match_index * {MAX_DEALS_PER_MATCH} + deal_no with deal_no below "
+                            f"{self.options['deals_per_match']}")
         hands, dealer, trump, est, level, estimates, bidders, trace = _play.replay_deal(
             seed, index, self.tables, kinds, params)
         declarer = (int(dealer) + 1) % 4
@@ -235,10 +237,10 @@ class KrakenState(KlaverjasState):
     def result(self) -> dict:
         """Card points, roem, nat, score and crosses (contra) or scoreboard entry and marks."""
         if not self.is_over:
-            raise ValueError(f"the deal is not over: {len(self.history)} of 32 cards played")
+            raise UserError(f"the deal is not over: {len(self.history)} of 32 cards played")
         res = np.zeros(K.SETTLE_SIZE, dtype=np.int64)
         K.settle(self._st, np.asarray(self.dealt, dtype=np.int64), self.bid, self.game.tables, res)
-        pair = lambda slot: [int(res[slot]), int(res[slot + 1])]  # noqa: E731
+        pair = lambda slot: [int(res[slot]), int(res[slot + 1])]
         out = {
             "trump": SUITS[self.trump], "declarer": self.declarer, "bid": self.game.bid_names[self.bid],
             "burden_team": int(res[K.SR_BURDEN]), "multiplier": int(res[K.SR_MULT]),
@@ -258,4 +260,4 @@ class KrakenState(KlaverjasState):
         return out
 
 
-__all__ = ["KrakenContra", "KrakenScorebord", "KrakenState", "SCOREBORD"]
+__all__ = ["SCOREBORD", "KrakenContra", "KrakenScorebord", "KrakenState"]

@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.cards import SUITS
+from simcards.errors import UserError
 from simcards.games.klaverjas.rules import LAYOUT, RANKS, build_tables, hand_run_value
 from simcards.games.options import Option
 from simcards.rng import MAX_DEALS_PER_MATCH
@@ -153,17 +154,17 @@ def best_run(byte: int) -> tuple[int, int]:
 
 
 def check_options(name: str, options: dict) -> None:
-    """Checks the option list alone cannot make (ValueError naming the option)."""
+    """Checks the option list alone cannot make (UserError naming the option)."""
     order = options["hand_roem_suit_order"]
     if sorted(order) != sorted(SUITS):
-        raise ValueError(f"option 'hand_roem_suit_order' = {list(order)!r} is not allowed for {name}; "
-                         f"use the four suits S, H, D, C once each, highest first")
+        raise UserError(f"option 'hand_roem_suit_order' = {list(order)!r} is not allowed for {name}; "
+                        f"use the four suits S, H, D, C once each, highest first")
     if options.get("deals_per_match", 1) > MAX_DEALS_PER_MATCH:
-        raise ValueError(f"option 'deals_per_match' = {options['deals_per_match']!r} is not allowed "
-                         f"for {name}; use an integer from 1 to {MAX_DEALS_PER_MATCH}")
+        raise UserError(f"option 'deals_per_match' = {options['deals_per_match']!r} is not allowed "
+                        f"for {name}; use an integer from 1 to {MAX_DEALS_PER_MATCH}")
     if "target" in options and options["pit_bonus"] % 10:
-        raise ValueError(f"option 'pit_bonus' = {options['pit_bonus']!r} is not allowed for {name}; "
-                         f"use a multiple of 10 (the scoreboard is written in units of 10)")
+        raise UserError(f"option 'pit_bonus' = {options['pit_bonus']!r} is not allowed for {name}; "
+                        f"use a multiple of 10 (the scoreboard is written in units of 10)")
 
 
 def build_kraken_tables(options: dict, variant: int) -> np.ndarray:

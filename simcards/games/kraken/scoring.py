@@ -17,9 +17,10 @@ roem: hand roem awarded, stuk, table roem and the pit bonus, after the trick rul
 from __future__ import annotations
 
 import numpy as np
-from simcards._jit import kernel
 
+from simcards._jit import kernel
 from simcards.cards import suit_index
+from simcards.errors import UserError
 from simcards.games.klaverjas._kernels import is_nat
 from simcards.games.klaverjas.rules import TOTAL_CARD_POINTS
 from simcards.games.kraken.rules import (
@@ -28,10 +29,10 @@ from simcards.games.kraken.rules import (
     MARK_NAT,
     MARK_NONE,
     NAT_POINTS,
+    OVERKRAAK,
     ROUNDINGS,
     SPADES,
     SUPERKRAAK,
-    OVERKRAAK,
 )
 
 NAT_BASE = 16  # scoreboard: a nat team's opponents get 16 (x2 spades) plus all roem / 10
@@ -137,26 +138,27 @@ def _trump(trump) -> int:
         return suit_index(trump)
     if trump in range(4):
         return int(trump)
-    raise ValueError(f"trump = {trump!r} is not a suit; use C, D, H, S (or 0..3)")
+    raise UserError(f"trump = {trump!r} is not a suit; use C, D, H, S (or 0..3)")
 
 
 def _team(name: str, team) -> int:
     if team in (0, 1) and not isinstance(team, bool):
         return int(team)
-    raise ValueError(f"{name} = {team!r} is not a team; teams are 0 (seats 0 and 2) and 1 (seats 1 and 3)")
+    raise UserError(f"{name} = {team!r} is not a team; teams are 0 (seats 0 and 2) and 1 (seats 1 and 3)")
 
 
 def _pair(name: str, values, minimum: int = 0) -> np.ndarray:
     if (not isinstance(values, (list, tuple, np.ndarray)) or len(values) != 2
-            or any(isinstance(v, bool) or int(v) != v or v < minimum for v in values)):
-        raise ValueError(f"{name} = {values!r} is not allowed; use two integers >= {minimum}, "
-                         f"team 0 then team 1")
+            or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum
+                   for v in values)):
+        raise UserError(f"{name} = {values!r} is not allowed; use two integers >= {minimum}, "
+                        f"team 0 then team 1")
     return np.array([int(v) for v in values], dtype=np.int64)
 
 
 def _bid(bid, highest: int, names: str) -> int:
     if isinstance(bid, bool) or bid not in range(highest + 1):
-        raise ValueError(f"bid = {bid!r} is not allowed; use {names}")
+        raise UserError(f"bid = {bid!r} is not allowed; use {names}")
     return int(bid)
 
 
@@ -175,7 +177,7 @@ def contra_deal_score(trump, bid: int, burden_team: int, points, roem, tricks, *
     burden = _team("burden_team", burden_team)
     pts, rm, tr = _pair("points", points), _pair("roem", roem), _pair("tricks", tricks)
     if nat_points not in NAT_POINTS:
-        raise ValueError(f"nat_points = {nat_points!r} is not allowed; use one of {NAT_POINTS}")
+        raise UserError(f"nat_points = {nat_points!r} is not allowed; use one of {NAT_POINTS}")
     out = np.zeros(4, dtype=np.int64)
     nat = contra_score(trump, bid, burden, pts, rm, tr, int(nat_on_tie),
                        int(nat_points == "multiplied"), int(pit_cross), out)
@@ -197,7 +199,7 @@ def scorebord_entry(trump, bid: int, playing_team: int, points, roem, *,
     playing = _team("playing_team", playing_team)
     pts, rm = _pair("points", points), _pair("roem", roem)
     if rounding not in ROUNDINGS:
-        raise ValueError(f"rounding = {rounding!r} is not allowed; use one of {ROUNDINGS}")
+        raise UserError(f"rounding = {rounding!r} is not allowed; use one of {ROUNDINGS}")
     out = np.zeros(4, dtype=np.int64)
     nat = scorebord_score(trump, bid, playing, pts, rm, int(nat_on_tie), int(rounding == "floor"), out)
     return {"nat": bool(nat), "entry": [int(out[0]), int(out[1])],
@@ -221,5 +223,11 @@ def contra_match_result(points_total, crosses, end_crosses: int = 4) -> dict:
     return {"crosses": [int(cr[0]), int(cr[1])], "winner": None if winner < 0 else int(winner)}
 
 
-__all__ = ["contra_deal_score", "contra_match_result", "scorebord_entry", "scorebord_winner",
-           "MARK_NAT", "MARK_KRAAK"]
+__all__ = [
+    "MARK_KRAAK",
+    "MARK_NAT",
+    "contra_deal_score",
+    "contra_match_result",
+    "scorebord_entry",
+    "scorebord_winner",
+]
