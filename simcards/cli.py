@@ -100,6 +100,25 @@ def _cmd_tournament(args) -> int:
     return 0
 
 
+def _cmd_tune(args) -> int:
+    from simcards.tuning import load_tune_config, tune, write_outputs
+
+    overrides = {"output": args.out, "workers": args.workers}
+    config = load_tune_config(args.config, **overrides)
+    if args.units is not None:
+        key = "matches" if config.ruleset and __import__("simcards").games.game_class(config.ruleset).unit == "match" else "deals"
+        config = load_tune_config(args.config, **overrides, **{key: args.units})
+    result = tune(config, log=(lambda _: None) if args.quiet else print)
+    paths = write_outputs(result)
+    v = result.verification
+    print("chosen: " + ", ".join(f"{k} = {x:g}" for k, x in result.best.items()))
+    print(f"verification (seed {v['seed']}): gain {v['gain']:+.4g} per unit, 95% interval "
+          f"{v['lo']:+.4g} .. {v['hi']:+.4g} ({'significant' if v['significant'] else 'not significant'})")
+    print(f"thresholds: {paths['thresholds']}")
+    print(f"report:     {paths['html']}")
+    return 0
+
+
 def _cmd_bench(args) -> int:
     from simcards import bench
 
@@ -152,6 +171,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, help="games per table instead of the config's")
     p.add_argument("--out", help="reports folder instead of the config's 'output'")
     p.set_defaults(func=_cmd_tournament)
+
+    p = sub.add_parser("tune", help="tune bot parameters (bidding thresholds) against a baseline",
+                       description="Search bot parameter values that maximise the tuned side's "
+                       "expected gain in duplicate matches against a baseline bot; writes "
+                       "reports/<name>/thresholds.toml (includable in a run config) and a report.")
+    p.add_argument("config", type=Path, help="tune TOML (see configs/tune-*.toml)")
+    p.add_argument("--units", type=int, help="deals (matches for match rulesets) per candidate")
+    p.add_argument("--workers", type=int, help="worker processes")
+    p.add_argument("--out", help="reports folder instead of the config's 'output'")
+    p.add_argument("--quiet", action="store_true", help="no search log")
+    p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser("bench", help="measure deals per second (same as scripts/bench.py)",
                        description="Kernel deals/s per ruleset and bot, and comparisons; --help for options.",

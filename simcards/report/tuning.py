@@ -1,0 +1,79 @@
+"""The report of `simcards tune`: each parameter's expected-gain curve with its 95% band, the
+chosen values, the search log and the fresh-seed verification."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
+
+from simcards.games import game_class  # noqa: E402
+from simcards.report.render import Figure, Section, Table, write_report  # noqa: E402
+
+
+def _gain_chart(profile: pl.DataFrame, name: str, chosen: float, baseline: float, unit: str,
+                objective: str, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = profile["value"].to_numpy()
+    ax.plot(x, profile["gain"].to_numpy(), marker="o", ms=3, color="#4C78A8", label="expected gain")
+    ax.fill_between(x, profile["lo"].to_numpy(), profile["hi"].to_numpy(), alpha=0.25,
+                    color="#4C78A8", label="95% interval")
+    ax.axhline(0, color="#888", lw=0.8)
+    ax.axvline(chosen, color="#E45756", lw=1.5, label=f"chosen {chosen:g}")
+    ax.axvline(baseline, color="#222", lw=1, ls="--", label=f"baseline {baseline:g}")
+    ax.set_title(f"Expected gain per {unit} against {name}")
+    ax.set_xlabel(name)
+    ax.set_ylabel(f"tuned minus baseline, {objective} per {unit}")
+    ax.grid(alpha=0.3)
+    ax.legend(frameon=False, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_tune_report(result, out_dir: Path) -> dict[str, Path]:
+    c = result.config
+    unit = "match" if game_class(c.ruleset).unit == "match" else "deal"
+    figures, tables = [], []
+    for name, profile in result.profiles.items():
+        filename = f"gain_{name}.png"
+        _gain_chart(profile, name, result.best[name], result.baseline_values[name], unit, c.objective,
+                    out_dir / filename)
+        figures.append(Figure(filename, f"Expected gain of the tuned bot over the baseline per {unit} "
+                              f"as {name} varies (the other tuned parameters at their chosen values), "
+                              f"with its 95% interval. Red: chosen value; dashed: the baseline's value."))
+        tables.append(Table(f"gain_{name}", profile, f"Gain curve of {name}"))
+    candidates = pl.DataFrame([{**cand.params, "gain": cand.gain, "se": cand.se, "n": cand.n,
+                                "diff_to_best": cand.diff_to_best, "diff_se": cand.diff_se}
+                               for cand in result.search.candidates])
+    tables.append(Table("candidates", candidates, "Every candidate evaluated in the search "
+                        "(gain per unit with its standard error; paired difference to the chosen values)"))
+    v = result.verification
+    verdict = ("a significant gain" if v["significant"] and v["gain"] > 0 else
+               "a significant loss" if v["significant"] else "no significant difference")
+    chosen = ", ".join(f"{k} = {x:g}" for k, x in result.best.items())
+    baseline = ", ".join(f"{k} = {x:g}" for k, x in result.baseline_values.items())
+    sections = [
+        Section("Chosen values",
+                f"Chosen: {chosen} (baseline: {baseline}). Each candidate played a duplicate match "
+                f"against the baseline bot on the same {c.units:,} {unit}es (every {unit} twice, "
+                f"with the teams' seats swapped), and the search compared candidates on their paired "
+                f"differences.".replace("deales", "deals"),
+                figures=figures, tables=tables),
+        Section("Verification",
+                f"A fresh duplicate match on seed {v['seed']} ({v['units']:,} {unit}es) of the tuned "
+                f"bot against the baseline: gain per {unit} {v['gain']:+.4g} (95% interval "
+                f"{v['lo']:+.4g} to {v['hi']:+.4g}, z = {v['z']:.2f}): {verdict}.".replace("deales", "deals"),
+                tables=[Table("verification", pl.DataFrame([v]), "Verification match")]),
+        Section("Search", "Each round evaluates a grid of values of one parameter and narrows the "
+                "range around the best, until the candidates can no longer be told apart.",
+                tables=[Table("search", pl.DataFrame({"round": result.search.rounds}), "Search log")]),
+    ]
+    meta = [f"ruleset: {c.ruleset}; options: {c.rules or 'defaults'}",
+            f"objective: {c.objective}; seed {c.seed}; baseline bot: {c.baseline}",
+            "thresholds: thresholds.toml (include it in a run config as is)"]
+    return write_report(out_dir, f"simcards tune: {c.name}", meta, sections)

@@ -1,0 +1,347 @@
+"""`simcards tune CONFIG`: tune bot parameters (bidding thresholds) against a fixed baseline.
+
+How a candidate is scored: the tuned bot (the baseline bot with the candidate's parameters)
+plays a *duplicate match* against the baseline: every unit (deal, or match for match rulesets)
+is played twice on the same cards, once with the tuned bot in seats 0 and 2 and once in seats
+1 and 3. The unit's gain is the tuned side's advantage averaged over both seatings, which
+removes the luck of the cards. Every candidate plays the same units (the config's seed), so two
+candidates are compared on paired differences (simcards/tune.py does the search).
+
+Objectives (``objective`` in the config; "auto" picks the first of each ruleset):
+- kraken-contra: "crosses" (fewer penalty crosses per match), "score" (match points);
+- kraken-scorebord: "score" (final scoreboard total per game), "win" (games won, draws half);
+- klaverjas-*: "score" (deal score);
+- hearts, hartenjagen: "placing" (mean placing of the two tuned seats, better is higher gain),
+  "score" (final game score, lower is better).
+
+The tuned parameters and their ranges come from the config's [tune] table. The result is a
+thresholds.toml a run config can include as is, and a report with each parameter's gain curve
+and a verification match on a fresh seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from simcards.analysis.stats import Z95
+from simcards.bots.spec import bot_problems
+from simcards.config import NAME_PATTERN, ConfigError, _int_problem, _read_toml, default_workers
+from simcards.games import game_class, load, rulesets
+from simcards.games.options import option_problems
+from simcards.tune import ParamRange, SearchResult, search
+
+TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
+             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
+
+
+def _team_values_kraken_contra(frames: dict, objective: str) -> np.ndarray:
+    m = frames["matches"].sort("match_index")
+    if objective == "crosses":
+        return -m.select("crosses_0", "crosses_1").to_numpy().astype(np.float64)
+    return m.select("total_0", "total_1").to_numpy().astype(np.float64)
+
+
+def _team_values_kraken_scorebord(frames: dict, objective: str) -> np.ndarray:
+    m = frames["matches"].sort("match_index")
+    if objective == "win":
+        w = m["winner"].to_numpy()
+        return np.stack([(w == 0) + 0.5 * (w == -1), (w == 1) + 0.5 * (w == -1)], axis=1).astype(np.float64)
+    return m.select("total_0", "total_1").to_numpy().astype(np.float64)
+
+
+def _team_values_klaverjas(frames: dict, objective: str) -> np.ndarray:
+    d = frames["deals"].sort("deal_index")
+    return d.select("score_0", "score_1").to_numpy().astype(np.float64)
+
+
+def _team_values_hearts(frames: dict, objective: str) -> np.ndarray:
+    m = frames["matches"].sort("match_index")
+    cols = ("place" if objective == "placing" else "score")
+    seats = m.select([f"{cols}_{s}" for s in range(4)]).to_numpy().astype(np.float64)
+    # lower is better for both: negate; a team is the two seats of the same parity
+    return -np.stack([(seats[:, 0] + seats[:, 2]) / 2, (seats[:, 1] + seats[:, 3]) / 2], axis=1)
+
+
+# ruleset -> (objectives, first is the default; team values per unit: higher is better)
+OBJECTIVES: dict[str, tuple[tuple[str, ...], Callable[[dict, str], np.ndarray]]] = {
+    "kraken-contra": (("crosses", "score"), _team_values_kraken_contra),
+    "kraken-scorebord": (("score", "win"), _team_values_kraken_scorebord),
+    "klaverjas-rotterdam": (("score",), _team_values_klaverjas),
+    "klaverjas-amsterdam": (("score",), _team_values_klaverjas),
+    "hearts": (("placing", "score"), _team_values_hearts),
+    "hartenjagen": (("placing", "score"), _team_values_hearts),
+}
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    name: str
+    ruleset: str
+    units: int
+    seed: int
+    objective: str
+    baseline: dict  # {"kind": ..., "params": {...}}
+    ranges: tuple[ParamRange, ...]
+    rules: dict = field(default_factory=dict)
+    grid: int = 9
+    verify: int = 0  # units of the verification match (default: 2 x units)
+    verify_seed: int = 0
+    workers: int = 1
+    chunk_size: int = 500
+    output: str = "reports"
+
+    def bots(self, params: dict[str, float], tuned_team: int) -> list:
+        tuned = {"kind": self.baseline["kind"], "params": {**self.baseline.get("params", {}), **params}}
+        base = {"kind": self.baseline["kind"], "params": dict(self.baseline.get("params", {}))}
+        return [tuned if seat % 2 == tuned_team else base for seat in range(4)]
+
+
+def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
+    """A `simcards tune` config::
+
+        name = "tune-kraken-contra"
+        ruleset = "kraken-contra"
+        matches = 3000                # units per candidate (`deals` for deal rulesets)
+        seed = 1
+        objective = "auto"            # see simcards/tuning.py
+        grid = 9                      # values per coarse grid
+        verify = 6000                 # units of the fresh-seed verification match
+        [baseline]                    # the bot the tuned one starts from and plays against
+        kind = "heuristic"
+        [tune]                        # parameter = [low, high] or [low, high, resolution]
+        kraak_threshold = [50, 110]
+        rekraak_threshold = [60, 130]
+    """
+    path = Path(path)
+    source = str(path)
+    data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
+    problems: list = []
+    for key in data:
+        if key not in TUNE_KEYS:
+            problems.append((key, data[key], "a known key: " + ", ".join(TUNE_KEYS)))
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        problems.append(("name", name, "a name of letters, digits, '.', '_' or '-'"))
+    ruleset = data.get("ruleset")
+    game = None
+    if ruleset not in rulesets():
+        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
+    elif ruleset not in OBJECTIVES:
+        problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(OBJECTIVES)))
+    else:
+        game = game_class(ruleset)
+    unit_key = "matches" if game is not None and game.unit == "match" else "deals"
+    units = data.get(unit_key)
+    _int_problem(unit_key, units, 2, problems)
+    _int_problem("seed", data.get("seed", 0), 0, problems)
+    _int_problem("grid", data.get("grid", 9), 3, problems)
+    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
+    verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
+    _int_problem("verify", verify, 2, problems)
+    workers = data.get("workers", "auto")
+    if workers == "auto":
+        workers = default_workers()
+    else:
+        _int_problem("workers", workers, 1, problems)
+    objective = data.get("objective", "auto")
+    if game is not None:
+        allowed = OBJECTIVES[ruleset][0]
+        if objective == "auto":
+            objective = allowed[0]
+        elif objective not in allowed:
+            problems.append(("objective", objective, "one of 'auto', " + ", ".join(repr(a) for a in allowed)))
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        problems.append(("rules", rules, "a table of rule options"))
+    elif game is not None:
+        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    baseline = data.get("baseline", {"kind": "heuristic"})
+    if isinstance(baseline, str):
+        baseline = {"kind": baseline}
+    if game is not None:
+        problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline"))
+    ranges = []
+    tune = data.get("tune")
+    if not isinstance(tune, dict) or not tune:
+        problems.append(("tune", tune, "a table of parameter = [low, high] (or [low, high, resolution])"))
+    elif game is not None:
+        for pname, spec in tune.items():
+            key = f"tune.{pname}"
+            if pname not in game.bots.param_names:
+                problems.append((key, spec, "a bot parameter: " + ", ".join(game.bots.param_names)))
+            elif (not isinstance(spec, list) or len(spec) not in (2, 3)
+                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
+                  or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
+                problems.append((key, spec, "[low, high] or [low, high, resolution] with low < high"))
+            else:
+                ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
+                                         float(spec[2]) if len(spec) == 3 else 1.0))
+    output = data.get("output", "reports")
+    if not isinstance(output, str) or not output:
+        problems.append(("output", output, "a folder path"))
+    if problems:
+        raise ConfigError(source, problems)
+    seed = data.get("seed", 0)
+    return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
+                      baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
+                      grid=data.get("grid", 9), verify=verify,
+                      verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
+                      chunk_size=data.get("chunk_size", 500), output=output)
+
+
+def _duplicate_chunk(ruleset: str, rules_json: str, bots_a, bots_b, seed: int, start: int, n: int,
+                     objective: str) -> np.ndarray:
+    """Worker task: per-unit gains of the tuned side on units start .. start+n-1."""
+    game = load(ruleset, **json.loads(rules_json))
+    values = OBJECTIVES[ruleset][1]
+    a = values(game.simulate_chunk(n, seed=seed, bots=bots_a, start=start), objective)
+    b = values(game.simulate_chunk(n, seed=seed, bots=bots_b, start=start), objective)
+    return ((a[:, 0] - a[:, 1]) + (b[:, 1] - b[:, 0])) / 2
+
+
+class DuplicateEvaluator:
+    """Per-unit gains of a candidate, its units split into chunks over joblib workers."""
+
+    def __init__(self, config: TuneConfig, seed: int, units: int, log: Callable[[str], None]):
+        self.config, self.seed, self.units, self.log = config, seed, units, log
+        self.calls = 0
+
+    def __call__(self, params: dict[str, float]) -> np.ndarray:
+        from joblib import Parallel, delayed
+
+        c = self.config
+        rules_json = json.dumps(c.rules, sort_keys=True)
+        starts = range(0, self.units, c.chunk_size)
+        tasks = [delayed(_duplicate_chunk)(c.ruleset, rules_json, c.bots(params, 0), c.bots(params, 1),
+                                           self.seed, s, min(c.chunk_size, self.units - s), c.objective)
+                 for s in starts]
+        jobs = min(c.workers, len(tasks))
+        parts = Parallel(n_jobs=jobs, backend="loky")(tasks) if jobs > 1 else [t[0](*t[1], **t[2]) for t in tasks]
+        self.calls += 1
+        gains = np.concatenate(parts)
+        self.log(f"  candidate {self.calls}: {params} -> gain {gains.mean():+.4g} "
+                 f"(± {Z95 * gains.std(ddof=1) / math.sqrt(gains.size):.3g})")
+        return gains
+
+
+@dataclass
+class TuneResult:
+    config: TuneConfig
+    search: SearchResult
+    best: dict[str, float]
+    baseline_values: dict[str, float]
+    profiles: dict[str, pl.DataFrame]  # parameter -> value, gain, se, lo, hi
+    verification: dict
+    paths: dict[str, Path] = field(default_factory=dict)
+
+
+def _profile(evaluate, best: dict[str, float], rng: ParamRange, points: int) -> pl.DataFrame:
+    """Gain curve of one parameter across its whole range, the others at their best values."""
+    values = sorted({round(v / rng.resolution) * rng.resolution
+                     for v in np.linspace(rng.low, rng.high, points)} | {best[rng.name]})
+    rows = []
+    for v in values:
+        gains = evaluate({**best, rng.name: float(v)})
+        se = float(gains.std(ddof=1) / math.sqrt(gains.size))
+        rows.append((float(v), float(gains.mean()), se))
+    frame = pl.DataFrame(rows, schema=["value", "gain", "se"], orient="row")
+    return frame.with_columns((pl.col("gain") - Z95 * pl.col("se")).alias("lo"),
+                              (pl.col("gain") + Z95 * pl.col("se")).alias("hi"))
+
+
+def _verification(config: TuneConfig, best: dict[str, float], log) -> dict:
+    evaluate = DuplicateEvaluator(config, config.verify_seed, config.verify, log)
+    gains = evaluate(best)
+    mean = float(gains.mean())
+    se = float(gains.std(ddof=1) / math.sqrt(gains.size))
+    return {"seed": config.verify_seed, "units": config.verify, "gain": mean, "se": se,
+            "lo": mean - Z95 * se, "hi": mean + Z95 * se, "z": mean / se if se > 0 else float("inf"),
+            "significant": abs(mean) > Z95 * se}
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(float(value)) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def thresholds_toml(result: TuneResult) -> str:
+    c = result.config
+    v = result.verification
+    params = {**c.baseline.get("params", {}), **{k: round(x, 6) for k, x in result.best.items()}}
+    unit = "match" if game_class(c.ruleset).unit == "match" else "deal"
+    lines = [
+        f"# Tuned by `simcards tune` ({c.name}) for {c.ruleset}, objective {c.objective!r},",
+        f"# {c.units:,} {unit}es per candidate, seed {c.seed}; "
+        f"{datetime.now(timezone.utc).date().isoformat()}.".replace("deales", "deals"),
+        f"# Verification on a fresh seed ({v['seed']}, {v['units']:,} {unit}es): gain per {unit} "
+        f"{v['gain']:+.4g} (95% interval {v['lo']:+.4g} .. {v['hi']:+.4g}), "
+        f"{'significant' if v['significant'] else 'not significant'}.".replace("deales", "deals"),
+        "# Use in a run config: include = [\"<path to this file>\"]",
+        "",
+        f"bots = {_toml_value({'kind': c.baseline['kind'], 'params': params})}",
+        "",
+    ]
+    if c.rules:
+        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in c.rules.items()], ""]
+    return "\n".join(lines)
+
+
+def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
+    game = load(config.ruleset, **config.rules)
+    defaults = dict(zip(game.bots.param_names, game.bots.defaults()))
+    base_params = {**defaults, **config.baseline.get("params", {})}
+    start = {r.name: float(min(max(base_params[r.name], r.low), r.high)) for r in config.ranges}
+    evaluate = DuplicateEvaluator(config, config.seed, config.units, log)
+    cache: dict[tuple, np.ndarray] = {}
+
+    def cached(params: dict[str, float]) -> np.ndarray:
+        key = tuple(sorted(params.items()))
+        if key not in cache:
+            cache[key] = evaluate(params)
+        return cache[key]
+
+    log(f"tuning {', '.join(r.name for r in config.ranges)} for {config.ruleset} "
+        f"({config.objective}), {config.units:,} units per candidate")
+    result = search(cached, list(config.ranges), start, grid_points=config.grid, log=log)
+    profiles = {r.name: _profile(cached, result.best, r, config.grid) for r in config.ranges}
+    log("verification on a fresh seed")
+    verification = _verification(config, result.best, log)
+    return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
+                      profiles, verification)
+
+
+def write_outputs(result: TuneResult) -> dict[str, Path]:
+    """thresholds.toml, the report (gain curves with bands) and the tables, under
+    <output>/<name>/."""
+    from simcards.report.tuning import write_tune_report
+
+    out_dir = Path(result.config.output) / result.config.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    thresholds = out_dir / "thresholds.toml"
+    text = thresholds_toml(result)
+    tomllib.loads(text)  # what we write must read back
+    temporary = thresholds.with_name(f".{thresholds.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, thresholds)
+    paths = write_tune_report(result, out_dir)
+    paths["thresholds"] = thresholds
+    return paths

@@ -1,0 +1,74 @@
+"""`simcards tune`: config errors, outputs, includable thresholds, determinism."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from simcards.cli import main
+from simcards.config import ConfigError, load_config
+from simcards.tuning import load_tune_config
+
+TUNE = """
+name = "t"
+ruleset = "klaverjas-amsterdam"
+deals = 1500
+seed = 3
+grid = 3
+chunk_size = 1500
+workers = 1
+[rules]
+trump_selection = "free"
+[baseline]
+kind = "heuristic"
+params = {{ declare_threshold = {start} }}
+[tune]
+declare_threshold = [40, 100, 5]
+"""
+
+
+def write(tmp_path: Path, start: float = 95.0, name: str = "t.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(TUNE.format(start=start))
+    return path
+
+
+def test_tune_writes_thresholds_and_report_and_is_deterministic(tmp_path, capsys):
+    cfg = write(tmp_path)
+    assert main(["tune", str(cfg), "--out", str(tmp_path / "a"), "--quiet"]) == 0
+    assert main(["tune", str(cfg), "--out", str(tmp_path / "b"), "--quiet"]) == 0
+    a = (tmp_path / "a" / "t" / "thresholds.toml").read_text()
+    b = (tmp_path / "b" / "t" / "thresholds.toml").read_text()
+    assert tomllib.loads(a)["bots"] == tomllib.loads(b)["bots"]
+    tuned = tomllib.loads(a)["bots"]["params"]["declare_threshold"]
+    # a baseline that almost never declares is beaten: the tuned threshold is lower
+    assert tuned < 95
+    out = tmp_path / "a" / "t"
+    assert (out / "gain_declare_threshold.png").exists()
+    html = (out / "report.html").read_text()
+    assert "Verification" in html and "Expected gain" in html
+    assert (out / "tables" / "candidates.csv").exists()
+    # the thresholds file is a valid include for a run config
+    run_cfg = tmp_path / "run.toml"
+    run_cfg.write_text(f'name = "r"\nruleset = "klaverjas-amsterdam"\ndeals = 10\n'
+                       f'include = ["{out / "thresholds.toml"}"]\n')
+    config = load_config(run_cfg)
+    assert config.bots["params"]["declare_threshold"] == tuned
+    assert config.rules == {"trump_selection": "free"}
+
+
+@pytest.mark.parametrize("change, key", [
+    (('declare_threshold = [40, 100, 5]', 'declare_threshold = [100, 40]'), "tune.declare_threshold"),
+    (('declare_threshold = [40, 100, 5]', 'courage = [1, 2]'), "tune.courage"),
+    (('deals = 1500', 'deals = 1'), "deals"),
+    (('ruleset = "klaverjas-amsterdam"', 'ruleset = "bridge"'), "ruleset"),
+    (('kind = "heuristic"', 'kind = "oracle"'), "baseline.kind"),
+])
+def test_tune_config_errors(tmp_path, capsys, change, key):
+    cfg = write(tmp_path)
+    cfg.write_text(cfg.read_text().replace(*change))
+    with pytest.raises(ConfigError):
+        load_tune_config(cfg)
+    assert main(["tune", str(cfg), "--out", str(tmp_path / "x")]) == 2
+    assert f"{key} = " in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
