@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import kernel
+from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
 from simcards.games._trick import TRUMP, beating_mask, power, suit_mask
 from simcards.games.klaverjas._kernels import (
@@ -308,7 +308,7 @@ def heuristic_card(seat, legal, st, T, params):
     return _cheapest(legal, st, T, 1.0, trick_mask)
 
 
-@kernel
+@hot
 def choose_card(kind, legal, st, T, params, rng):
     """The card the bot of ``kind`` plays for the seat to move."""
     if kind == RANDOM:

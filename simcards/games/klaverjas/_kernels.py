@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import kernel
+from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index
 from simcards.games._trick import TRUMP, beats, eff_suit, suit_mask
 from simcards.games.klaverjas.rules import (
@@ -85,7 +85,7 @@ def best_trump_in_trick(st, T):
     return -1
 
 
-@kernel
+@hot
 def legal_mask(st, T):
     """Mask of the cards the seat to move may play (RULES.md section 1, legal moves table)."""
     seat = st[S_TO_MOVE]
@@ -157,7 +157,7 @@ def hand_melds(hand, trump, T):
     return total
 
 
-@kernel
+@hot
 def apply_card(st, card, T):
     """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
     trick when it is the fourth card; returns True when that ended the deal."""
