@@ -35,7 +35,13 @@ import polars as pl
 
 from simcards.analysis.stats import Z95
 from simcards.bots.spec import bot_problems
-from simcards.config import NAME_PATTERN, ConfigError, _int_problem, _read_toml, default_workers
+from simcards.config import (
+    NAME_PATTERN,
+    ConfigError,
+    _int_problem,
+    _read_toml,
+    default_workers,
+)
 from simcards.games import game_class, load, rulesets
 from simcards.games.options import option_problems
 from simcards.tune import ParamRange, SearchResult, search
