@@ -115,6 +115,49 @@ def _read_toml(path: Path, source: str) -> dict:
         raise ConfigError(source, [("file", str(path), f"valid TOML ({exc})")]) from None
 
 
+def _unknown_keys(data: dict, known: tuple[str, ...], problems: list) -> None:
+    for key in data:
+        if key not in known:
+            problems.append((key, data[key], "a known key: " + ", ".join(known)))
+
+
+def _name_and_ruleset(data: dict, problems: list):
+    """Check ``name`` and ``ruleset``; the ruleset's Game class, or None when it is unknown."""
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        problems.append(("name", name, "a name of letters, digits, '.', '_' or '-'"))
+    ruleset = data.get("ruleset")
+    if ruleset not in rulesets():
+        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
+        return None
+    return game_class(ruleset)
+
+
+def _rules_problems(data: dict, game, problems: list) -> dict:
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        problems.append(("rules", rules, "a table of rule options"))
+        return {}
+    if game is not None:
+        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    return rules
+
+
+def _workers(data: dict, problems: list) -> int:
+    workers = data.get("workers", "auto")
+    if workers == "auto":
+        return default_workers()
+    _int_problem("workers", workers, 1, problems)
+    return workers
+
+
+def _output(data: dict, default: str, problems: list) -> str:
+    output = data.get("output", default)
+    if not isinstance(output, str) or not output:
+        problems.append(("output", output, "a folder path"))
+    return output
+
+
 def _merge_include(data: dict, base: Path, source: str) -> dict:
     """``include = ["thresholds.toml"]``: merge those files' ``bots`` (and ``rules``) under the
     config's own values, so a tuned thresholds file can be used as is."""
@@ -139,20 +182,9 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
     data = _merge_include(data, base or Path("."), source)
     data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
     problems: list[tuple[str, Any, str]] = []
-    for key in data:
-        if key not in TOP_KEYS:
-            problems.append((key, data[key], "a known key: " + ", ".join(TOP_KEYS)))
-
-    name = data.get("name")
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        problems.append(("name", name, "a run name of letters, digits, '.', '_' or '-'"))
-
-    ruleset = data.get("ruleset")
-    game = None
-    if ruleset not in rulesets():
-        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
-    else:
-        game = game_class(ruleset)
+    _unknown_keys(data, TOP_KEYS, problems)
+    game = _name_and_ruleset(data, problems)
+    name, ruleset = data.get("name"), data.get("ruleset")
 
     unit_key = "matches" if game is not None and game.unit == "match" else "deals"
     wrong_key = "deals" if unit_key == "matches" else "matches"
@@ -169,11 +201,7 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
     chunk_size = data.get("chunk_size", 100_000 if unit_key == "deals" else 2_000)
     _int_problem("chunk_size", chunk_size, 1, problems)
 
-    workers = data.get("workers", "auto")
-    if workers == "auto":
-        workers = default_workers()
-    else:
-        _int_problem("workers", workers, 1, problems)
+    workers = _workers(data, problems)
 
     backend = data.get("backend", "loky")
     if backend not in BACKENDS:
@@ -185,15 +213,8 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
         elif backend != "dask":
             problems.append(("scheduler", scheduler, "only with backend = 'dask'"))
 
-    output = data.get("output", "results")
-    if not isinstance(output, str) or not output:
-        problems.append(("output", output, "a folder path"))
-
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        problems.append(("rules", rules, "a table of rule options"))
-    elif game is not None:
-        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    output = _output(data, "results", problems)
+    rules = _rules_problems(data, game, problems)
 
     bots = data.get("bots", "heuristic")
     if game is not None:
@@ -256,38 +277,23 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     if games is not None:
         data["games"] = games
     problems: list[tuple[str, Any, str]] = []
-    for key in data:
-        if key not in TOURNAMENT_KEYS:
-            problems.append((key, data[key], "a known key: " + ", ".join(TOURNAMENT_KEYS)))
-    name = data.get("name")
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        problems.append(("name", name, "a name of letters, digits, '.', '_' or '-'"))
-    ruleset = data.get("ruleset")
-    game = None
-    if ruleset not in rulesets():
-        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
-    else:
-        game = game_class(ruleset)
-        if game.n_seats != 4:
-            problems.append(("ruleset", ruleset, "a four-player ruleset"))
+    _unknown_keys(data, TOURNAMENT_KEYS, problems)
+    game = _name_and_ruleset(data, problems)
+    name, ruleset = data.get("name"), data.get("ruleset")
+    if game is not None and game.n_seats != 4:
+        problems.append(("ruleset", ruleset, "a four-player ruleset"))
     _int_problem("games", data.get("games"), 1, problems)
     _int_problem("seed", data.get("seed", 0), 0, problems)
     if data.get("deals_per_game") is not None:
         _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        problems.append(("rules", rules, "a table of rule options"))
-    elif game is not None:
-        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    rules = _rules_problems(data, game, problems)
     entrants = data.get("entrants")
     if not isinstance(entrants, dict) or len(entrants) < 4:
         problems.append(("entrants", entrants, "a table of at least four [entrants.NAME] bots"))
     elif game is not None:
         for entrant, spec in entrants.items():
             problems.extend(bot_problems(spec, game.bots, game.n_seats, where=f"entrants.{entrant}"))
-    output = data.get("output", "reports")
-    if not isinstance(output, str) or not output:
-        problems.append(("output", output, "a folder path"))
+    output = _output(data, "reports", problems)
     if problems:
         raise ConfigError(source, problems)
     return TournamentConfig(name=name, ruleset=ruleset, games=data["games"], entrants=dict(entrants),

@@ -36,14 +36,16 @@ import polars as pl
 from simcards.analysis.stats import Z95
 from simcards.bots.spec import bot_problems
 from simcards.config import (
-    NAME_PATTERN,
     ConfigError,
     _int_problem,
+    _name_and_ruleset,
+    _output,
     _read_toml,
-    default_workers,
+    _rules_problems,
+    _unknown_keys,
+    _workers,
 )
-from simcards.games import game_class, load, rulesets
-from simcards.games.options import option_problems
+from simcards.games import game_class, load
 from simcards.tune import ParamRange, SearchResult, search
 
 TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
@@ -132,20 +134,12 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     source = str(path)
     data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
     problems: list = []
-    for key in data:
-        if key not in TUNE_KEYS:
-            problems.append((key, data[key], "a known key: " + ", ".join(TUNE_KEYS)))
-    name = data.get("name")
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        problems.append(("name", name, "a name of letters, digits, '.', '_' or '-'"))
-    ruleset = data.get("ruleset")
-    game = None
-    if ruleset not in rulesets():
-        problems.append(("ruleset", ruleset, "one of " + ", ".join(rulesets())))
-    elif ruleset not in OBJECTIVES:
+    _unknown_keys(data, TUNE_KEYS, problems)
+    game = _name_and_ruleset(data, problems)
+    name, ruleset = data.get("name"), data.get("ruleset")
+    if game is not None and ruleset not in OBJECTIVES:
         problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(OBJECTIVES)))
-    else:
-        game = game_class(ruleset)
+        game = None
     unit_key = "matches" if game is not None and game.unit == "match" else "deals"
     units = data.get(unit_key)
     _int_problem(unit_key, units, 2, problems)
@@ -154,11 +148,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
     verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
     _int_problem("verify", verify, 2, problems)
-    workers = data.get("workers", "auto")
-    if workers == "auto":
-        workers = default_workers()
-    else:
-        _int_problem("workers", workers, 1, problems)
+    workers = _workers(data, problems)
     objective = data.get("objective", "auto")
     if game is not None:
         allowed = OBJECTIVES[ruleset][0]
@@ -166,11 +156,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
             objective = allowed[0]
         elif objective not in allowed:
             problems.append(("objective", objective, "one of 'auto', " + ", ".join(repr(a) for a in allowed)))
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        problems.append(("rules", rules, "a table of rule options"))
-    elif game is not None:
-        problems.extend((f"rules.{k}", v, a) for k, v, a in option_problems(game.option_specs, rules))
+    rules = _rules_problems(data, game, problems)
     baseline = data.get("baseline", {"kind": "heuristic"})
     if isinstance(baseline, str):
         baseline = {"kind": baseline}
@@ -192,9 +178,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
             else:
                 ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
                                          float(spec[2]) if len(spec) == 3 else 1.0))
-    output = data.get("output", "reports")
-    if not isinstance(output, str) or not output:
-        problems.append(("output", output, "a folder path"))
+    output = _output(data, "reports", problems)
     if problems:
         raise ConfigError(source, problems)
     seed = data.get("seed", 0)

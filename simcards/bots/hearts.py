@@ -353,7 +353,6 @@ def _discard_danger(card, hand, unseen, T):
 
 @kernel
 def _avoid_lead(seat, hand, legal, st, T, params, unseen):
-    n_ranks = rule(T, R_N_RANKS)
     qs = rule(T, R_QS)
     qs_live = (unseen >> qs) & 1
     if _moon_threat(st, seat, T, params) >= 0:

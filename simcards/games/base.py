@@ -29,6 +29,47 @@ def check_count(name: str, value: Any, minimum: int = 0) -> int:
     return number
 
 
+def parse_deal(hands: Any, deck: Deck, n_seats: int = 4) -> np.ndarray:
+    """Lists of card codes, one per seat -> hand masks; UserError unless every seat holds its
+    share and no card is dealt twice."""
+    size = deck.n_cards // n_seats
+    if not isinstance(hands, (list, tuple)) or len(hands) != n_seats:
+        raise UserError(f"hands must be a list of {n_seats} hands of {size} card codes")
+    masks = np.zeros(n_seats, dtype=np.int64)
+    seen = 0
+    for seat, hand in enumerate(hands):
+        mask = deck.parse_hand(hand)
+        count = bin(mask).count("1")
+        if count != size:
+            raise UserError(f"hand {seat} has {count} cards; each hand holds {size}")
+        twice = seen & mask
+        if twice:
+            raise UserError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
+        seen |= mask
+        masks[seat] = mask
+    return masks
+
+
+def deal_source(hands: Any, seed: Any, index: Any) -> tuple[int, int] | None:
+    """Check `Game.deal`'s arguments: (seed, index) of a run's deal, or None for given hands."""
+    if (seed is None) != (index is None):
+        raise UserError("give both seed and index, or neither")
+    if seed is not None:
+        if hands is not None:
+            raise UserError("give either hands or seed and index, not both")
+        return check_count("seed", seed), check_count("index", index)
+    if hands is None:
+        raise UserError("give hands=[...] (one list of card codes per seat) or seed= and index=")
+    return None
+
+
+def check_seat(name: str, value: Any, n_seats: int = 4) -> int:
+    if isinstance(value, bool) or value not in range(n_seats):
+        seats = ", ".join(str(s) for s in range(n_seats))
+        raise UserError(f"{name} = {value!r} is not a seat; seats are {seats}")
+    return int(value)
+
+
 class Game:
     """A loaded ruleset. Subclasses set the class attributes and implement `_simulate_matrix`,
     `deal` and `replay`."""

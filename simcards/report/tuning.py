@@ -27,7 +27,9 @@ def _gain_chart(profile: pl.DataFrame, name: str, chosen: float, baseline: float
     ax.axvline(baseline, color="#222", lw=1, ls="--", label=f"baseline {baseline:g}")
     ax.set_title(f"Expected gain per {unit} against {name}")
     ax.set_xlabel(name)
-    ax.set_ylabel(f"tuned minus baseline, {objective} per {unit}")
+    what = ("crosses saved (baseline minus tuned)" if objective == "crosses"
+            else f"{objective}: tuned minus baseline")
+    ax.set_ylabel(f"{what} per {unit}")
     ax.grid(alpha=0.3)
     ax.legend(frameon=False, fontsize=8)
     fig.tight_layout()

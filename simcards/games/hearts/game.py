@@ -9,9 +9,16 @@ import numpy as np
 
 from simcards.bots import hearts as hbots
 from simcards.bots.spec import BotFamily
-from simcards.cards import DECK32, DECK52, Deck
+from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
-from simcards.games.base import Game, IllegalMove, check_count
+from simcards.games.base import (
+    Game,
+    IllegalMove,
+    check_count,
+    check_seat,
+    deal_source,
+    parse_deal,
+)
 from simcards.games.columns import to_frame
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
@@ -33,26 +40,6 @@ HARTENJAGEN_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS_DUTCH)
 PHASES = ("outbound", "return")
 PASS_NAMES = {0: "none", 1: "left", 2: "across", 3: "right"}
 MOON_OPTION_NAMES = {0: None, 1: "others", 2: "self"}
-
-
-def parse_hands(hands: Any, deck: Deck) -> np.ndarray:
-    """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
-    size = deck.n_cards // 4
-    if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-        raise UserError(f"hands must be a list of 4 hands of {size} card codes")
-    masks = np.zeros(4, dtype=np.int64)
-    seen = 0
-    for seat, hand in enumerate(hands):
-        mask = deck.parse_hand(hand)
-        count = bin(mask).count("1")
-        if count != size:
-            raise UserError(f"hand {seat} has {count} cards; each hand holds {size}")
-        twice = seen & mask
-        if twice:
-            raise UserError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
-        seen |= mask
-        masks[seat] = mask
-    return masks
 
 
 class HeartsGame(Game):
@@ -91,21 +78,14 @@ class HeartsGame(Game):
           scores before it and its phase are exactly those of the run.
         """
         kinds, params = self.resolve_bots(bots)
-        if (seed is None) != (index is None):
-            raise UserError("give both seed and index, or neither")
-        if seed is not None:
-            if hands is not None:
-                raise UserError("give either hands or seed and index, not both")
-            ctx = self._deal_context(check_count("seed", seed), check_count("index", index),
-                                     kinds, params)
+        source = deal_source(hands, seed, index)
+        if source is not None:
+            ctx = self._deal_context(*source, kinds, params)
             return HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
                                kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
                                pass_dir=ctx["pass_dir"])
-        if hands is None:
-            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
-        masks = parse_hands(hands, self.deck)
-        if dealer not in range(4):
-            raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+        masks = parse_deal(hands, self.deck)
+        dealer = check_seat("dealer", dealer)
         allowed_phases = PHASES if self.dutch else PHASES[:1]
         if phase not in allowed_phases:
             raise UserError(f"phase = {phase!r} is not allowed for {self.name}; use "

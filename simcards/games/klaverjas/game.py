@@ -10,7 +10,14 @@ from simcards.bots import klaverjas as kbots
 from simcards.bots.spec import BotFamily
 from simcards.cards import DECK32, SUITS, suit_index
 from simcards.errors import UserError
-from simcards.games.base import Game, IllegalMove, check_count
+from simcards.games.base import (
+    Game,
+    IllegalMove,
+    check_count,
+    check_seat,
+    deal_source,
+    parse_deal,
+)
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
@@ -23,25 +30,6 @@ from simcards.games.klaverjas.rules import (
 )
 
 KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
-
-
-def parse_deal(hands: Any, deck=DECK32, n_seats: int = 4, hand_size: int = 8) -> np.ndarray:
-    """Four lists of card codes -> hand masks; ValueError unless they split the deck exactly."""
-    if not isinstance(hands, (list, tuple)) or len(hands) != n_seats:
-        raise UserError(f"hands must be a list of {n_seats} hands of {hand_size} card codes")
-    masks = np.zeros(n_seats, dtype=np.int64)
-    seen = 0
-    for seat, hand in enumerate(hands):
-        mask = deck.parse_hand(hand)
-        count = bin(mask).count("1")
-        if count != hand_size:
-            raise UserError(f"hand {seat} has {count} cards; each hand holds {hand_size}")
-        twice = seen & mask
-        if twice:
-            raise UserError(f"{', '.join(deck.hand_codes(twice))} dealt to more than one hand")
-        seen |= mask
-        masks[seat] = mask
-    return masks
 
 
 class KlaverjasGame(Game):
@@ -64,22 +52,16 @@ class KlaverjasGame(Game):
              index=None, bots: Any = "heuristic") -> "KlaverjasState":
         """A deal ready to play: given hands (card codes) or deal ``index`` of a run with ``seed``.
         Without ``trump`` the bots choose the contract as a simulation would."""
-        if (seed is None) != (index is None):
-            raise UserError("give both seed and index, or neither")
-        if seed is not None and hands is not None:
-            raise UserError("give either hands or seed and index, not both")
+        source = deal_source(hands, seed, index)
         kinds, params = self.resolve_bots(bots)
         rng = np.empty(1, dtype=np.uint64)
-        if seed is not None:
-            seed, index = check_count("seed", seed), check_count("index", index)
+        if source is not None:
+            seed, index = source
             masks = np.empty(4, dtype=np.int64)
             dealer = _play.deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
-        elif hands is None:
-            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
         else:
-            masks = parse_deal(hands)
-            if isinstance(dealer, bool) or dealer not in range(4):
-                raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+            masks = parse_deal(hands, self.deck)
+            dealer = check_seat("dealer", dealer)
         if trump is None:
             from simcards.rng import STREAM_CONTRACT, reset_stream
 
@@ -93,8 +75,7 @@ class KlaverjasGame(Game):
                 raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
         if declarer is None:
             declarer = (dealer + 1) % 4
-        if isinstance(declarer, bool) or declarer not in range(4):
-            raise UserError(f"declarer = {declarer!r} is not a seat; seats are 0, 1, 2, 3")
+        declarer = check_seat("declarer", declarer)
         return KlaverjasState(self, masks, dealer, trump, declarer)
 
     def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:

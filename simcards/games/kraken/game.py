@@ -16,9 +16,9 @@ import polars as pl
 from simcards.bots.kraken import CONTRA_BOTS, SCOREBORD_BOTS
 from simcards.cards import DECK32, SUITS, suit_index
 from simcards.errors import UserError
-from simcards.games.base import Game, check_count
+from simcards.games.base import Game, check_count, check_seat, deal_source, parse_deal
 from simcards.games.klaverjas import _kernels as KK
-from simcards.games.klaverjas.game import KlaverjasState, parse_deal
+from simcards.games.klaverjas.game import KlaverjasState
 from simcards.games.kraken import _kernels as K
 from simcards.games.kraken import _play
 from simcards.games.kraken.columns import (
@@ -91,25 +91,19 @@ class KrakenGame(Game):
         """A deal ready to play: given hands (card codes) and dealer, or deal ``index`` of a run
         with ``seed``. Forehand (dealer + 1) declares. Without ``trump`` the forehand bot names
         it; without ``bid`` the bots bid as in a simulation."""
-        if (seed is None) != (index is None):
-            raise UserError("give both seed and index, or neither")
-        if seed is not None and hands is not None:
-            raise UserError("give either hands or seed and index, not both")
+        source = deal_source(hands, seed, index)
         kinds, params = self.resolve_bots(bots)
         rng = np.empty(1, dtype=np.uint64)
-        if seed is not None:
-            seed, index = check_count("seed", seed), check_count("index", index)
+        if source is not None:
+            seed, index = source
             masks = np.empty(4, dtype=np.int64)
             from simcards.games.klaverjas._play import deal_cards
 
             deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
             dealer = int(_play.dealer_of(seed, index, rng))
-        elif hands is None:
-            raise UserError("give hands=[...] (four lists of card codes) or seed= and index=")
         else:
-            masks = parse_deal(hands)
-            if dealer not in range(4) or isinstance(dealer, bool):
-                raise UserError(f"dealer = {dealer!r} is not a seat; seats are 0, 1, 2, 3")
+            masks = parse_deal(hands, self.deck)
+            dealer = check_seat("dealer", dealer)
         if trump is None:
             trump_id = -1
         else:
