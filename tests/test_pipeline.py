@@ -197,7 +197,8 @@ def test_rulesets_and_replay_commands(tmp_path, capsys):
 
 
 def test_help_exits_cleanly():
-    for args in (["--help"], ["run", "--help"], ["report", "--help"], ["replay", "--help"]):
+    for args in (["--help"], ["run", "--help"], ["report", "--help"], ["replay", "--help"],
+                 ["tune", "--help"], ["tournament", "--help"], ["rulesets", "--help"], ["bench", "--help"]):
         with pytest.raises(SystemExit) as info:
             main(args)
         assert info.value.code == 0
@@ -219,3 +220,12 @@ def test_tournament_config_errors_exit_2(tmp_path, capsys):
     assert main(["tournament", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "games = 0" in err and "entrants = " in err
+
+
+def test_bench_json_is_one_object(capsys):
+    import json as _json
+
+    assert main(["bench", "--json", "--no-e2e", "--seconds", "0.05", "--rulesets", "klaverjas-rotterdam"]) == 0
+    data = _json.loads(capsys.readouterr().out)
+    assert data["kernel"]["klaverjas-rotterdam"]["random"] > 0
+    assert data["kernel"]["klaverjas-rotterdam"]["heuristic"] > 0
