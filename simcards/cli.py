@@ -63,6 +63,19 @@ def _cmd_rulesets(args) -> int:
     return 0
 
 
+def _plain(value):
+    """Values for printing: floats rounded, numpy scalars as Python numbers."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float):
+        return round(value, 2)
+    return value
+
+
 def _cmd_replay(args) -> int:
     from simcards.dataset import open_run
     from simcards.games import load
@@ -70,7 +83,7 @@ def _cmd_replay(args) -> int:
     run = open_run(args.run)
     m = run.manifest
     game = load(m["ruleset"], **m["config"].get("rules", {}))
-    story = game.replay(m["seed"], args.deal, m["config"]["bots"])
+    story = _plain(game.replay(m["seed"], args.deal, m["config"]["bots"]))
     print(f"{m['ruleset']}, run {run.name} (seed {m['seed']}), deal {args.deal}")
     for key, value in story.items():
         if key not in ("hands", "tricks", "result"):

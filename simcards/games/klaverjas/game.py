@@ -89,10 +89,16 @@ class KlaverjasGame(Game):
             if k % 4 == 0:
                 tricks.append({"leader": state.to_move, "cards": []})
             seat = state.to_move
+            roem_before = [int(state._st[K.S_ROEM + t]) for t in (0, 1)]
+            points_before = [int(state._st[K.S_POINTS + t]) for t in (0, 1)]
             state.play(self.deck.code(int(card)))
             tricks[-1]["cards"].append((seat, self.deck.code(int(card))))
             if k % 4 == 3:
-                tricks[-1]["winner"] = int(state._st[K.S_LAST_WINNER])
+                winner = int(state._st[K.S_LAST_WINNER])
+                team = winner & 1
+                tricks[-1]["winner"] = winner
+                tricks[-1]["points"] = int(state._st[K.S_POINTS + team]) - points_before[team]
+                tricks[-1]["roem"] = int(state._st[K.S_ROEM + team]) - roem_before[team]
         return {"hands": [self.deck.hand_codes(int(h)) for h in hands], "dealer": int(dealer),
                 "trump": SUITS[trump], "declarer": int(declarer), "estimate": float(est),
                 "tricks": tricks, "result": state.result()}
