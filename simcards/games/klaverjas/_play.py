@@ -85,7 +85,7 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``."""
     k = 0
     while True:
-        seat = st[S_TO_MOVE]
+        seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up (_kernels.py)
         card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
         trace[k] = card
         k += 1

@@ -78,6 +78,7 @@ LAYOUT = Layout(
     stuk_mask=(4,),  # K and Q of each trump suit
 )
 T_RULES = LAYOUT.offset("rules")
+T_POWER = LAYOUT.offset("power")
 T_HIGHER = LAYOUT.offset("higher_trump")
 T_POINTS = LAYOUT.offset("points")
 T_TABLE_RUN = LAYOUT.offset("table_run")
