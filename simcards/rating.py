@@ -5,7 +5,7 @@ For the players of one game with ratings R and placings (1 = best, equal placing
     E_ij    = 1 / (1 + 10 ** ((R_j - R_i) / 400))        expected score of i against j
     S_ij    = 1 if i placed above j, 0.5 if level, 0 if below
     d_i     = K * mean over j != i of (S_ij - E_ij)       K = 32
-    delta_i = sign(d_i) * min(max(|d_i|, 1), 32)          (0 stays 0)
+    delta_i = sign(d_i) * min(max(|d_i|, 1), 32)          (0 stays 0, float noise included)
 
 A non-zero change is at least 1 and at most 32 in magnitude; exact values are kept (only the
 display rounds). Without the clamp the changes of a game sum to zero (S_ij + S_ji = 1 and
@@ -33,6 +33,7 @@ K_FACTOR = 32.0
 MIN_CHANGE = 1.0
 MAX_CHANGE = 32.0
 START_RATING = 1500.0
+ZERO_CHANGE = 1e-9  # a raw change this small is rounding noise of an exact 0 (E_ij + E_ji = 1)
 
 
 def expected(r_i: float, r_j: float) -> float:
@@ -41,8 +42,9 @@ def expected(r_i: float, r_j: float) -> float:
 
 
 def clamp_change(d: float, low: float = MIN_CHANGE, high: float = MAX_CHANGE) -> float:
-    """The magnitude of a non-zero change clamped to [low, high], the sign kept; 0 stays 0."""
-    if d == 0:
+    """The magnitude of a non-zero change clamped to [low, high], the sign kept; 0 stays 0
+    (as does float noise below ``ZERO_CHANGE``, so a balanced change is not clamped up to 1)."""
+    if abs(d) < ZERO_CHANGE:
         return 0.0
     return float(np.sign(d) * min(max(abs(d), low), high))
 

@@ -64,6 +64,20 @@ def test_level_players_with_equal_ratings_do_not_move():
     assert elo_deltas([1500] * 4, [1, 1, 1, 1]).tolist() == [0, 0, 0, 0]
 
 
+def test_a_change_that_is_zero_stays_zero_despite_rounding_noise():
+    # a draw (everybody level): the 1500 players face one player 100 above and one 100 below,
+    # so their expected and actual scores balance exactly; float noise (about 1e-16) must not
+    # be clamped up to a change of 1
+    d = elo_deltas([1500, 1600, 1400, 1500], [1, 1, 1, 1])
+    assert d[0] == 0 and d[3] == 0
+    assert d[1] < -1 and d[2] > 1
+    table = Ratings()
+    for name, r in zip("abcd", [1500, 1600, 1400, 1500]):
+        table.add(name, r)
+    table.update(list("abcd"), [1, 1, 1, 1])
+    assert table["a"] == 1500 and table["d"] == 1500
+
+
 def test_teams_placed_alike():
     places = team_placings([1, 2], [0, 1, 0, 1])
     assert places == [1, 2, 1, 2]
