@@ -285,3 +285,20 @@ def test_bot_parameters_and_random_bots():
     with pytest.raises(ValueError, match="superkraak_threshold"):
         simcards.load("kraken-scorebord").simulate_chunk(1, bots={"kind": "heuristic",
                                                                   "params": {"superkraak_threshold": 1}})
+
+
+def test_replay_and_deal_refuse_a_deal_the_run_never_played():
+    # a scoreboard game stops once a team reaches the target: later deal indices of that match
+    # are no deals of the run (as Hartenjagen/Hearts refuse them)
+    game = simcards.load("kraken-scorebord")
+    played = int(game.simulate_chunk(1, seed=1)["matches"]["deals"][0])
+    game.replay(1, played - 1)
+    game.deal(seed=1, index=played - 1)
+    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+        game.replay(1, played)
+    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+        game.deal(seed=1, index=played)
+    # a contra match has deals_per_match deals: deal() refuses the others as replay() does
+    contra = simcards.load("kraken-contra")
+    with pytest.raises(ValueError, match="not a deal of a kraken-contra run"):
+        contra.deal(seed=1, index=16)

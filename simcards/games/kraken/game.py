@@ -96,6 +96,7 @@ class KrakenGame(Game):
         rng = np.empty(1, dtype=np.uint64)
         if source is not None:
             seed, index = source
+            self._check_run_deal(seed, index, kinds, params)
             masks = np.empty(4, dtype=np.int64)
             from simcards.games.klaverjas._play import deal_cards
 
@@ -117,6 +118,21 @@ class KrakenGame(Game):
         if bid is None:
             state.bidding = self._bidding_record(estimates, bidders, level, (dealer + 1) % 4)
         return state
+
+    def _check_run_deal(self, seed: int, index: int, kinds, params) -> None:
+        """UserError unless ``index`` is a deal a run with ``seed`` and these bots plays: a
+        contra match has ``deals_per_match`` deals, a scoreboard game stops at the target."""
+        match, deal_no = divmod(index, MAX_DEALS_PER_MATCH)
+        if self.variant == CONTRA:
+            if deal_no >= self.options["deals_per_match"]:
+                raise UserError(f"index = {index!r} is not a deal of a {self.name} run: deal "
+                                f"indices are match_index * {MAX_DEALS_PER_MATCH} + deal_no with "
+                                f"deal_no below {self.options['deals_per_match']}")
+            return
+        played = int(self._simulate_frames(seed, match, 1, kinds, params)["matches"]["deals"][0])
+        if deal_no >= played:
+            raise UserError(f"deal index {index} is deal {deal_no} of game {match}, but that game "
+                            f"ended after {played} deals with these bots")
 
     def _bidding_record(self, estimates, bidders, level, declarer) -> list[dict]:
         """Who decided each bid, in order, with its estimate and decision."""
@@ -169,10 +185,7 @@ class KrakenGame(Game):
         """Deal ``index`` of a run with ``seed`` and ``bots``: bidding, tricks and result."""
         kinds, params = self.resolve_bots(bots)
         seed, index = check_count("seed", seed), check_count("index", index)
-        if self.variant == CONTRA and index % MAX_DEALS_PER_MATCH >= self.options["deals_per_match"]:
-            raise UserError(f"index = {index!r} is not a deal of a {self.name} run: deal indices are "
-                            f"match_index * {MAX_DEALS_PER_MATCH} + deal_no with deal_no below "
-                            f"{self.options['deals_per_match']}")
+        self._check_run_deal(seed, index, kinds, params)
         hands, dealer, trump, est, level, estimates, bidders, trace = _play.replay_deal(
             seed, index, self.tables, kinds, params)
         declarer = (int(dealer) + 1) % 4
