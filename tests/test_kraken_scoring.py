@@ -208,6 +208,7 @@ def test_scorebord_matches_reference_on_random_deals():
     (lambda: contra_deal_score("C", 1, 0, (81, 81), (0, 0), (4, 4), nat_points="x"), "nat_points"),
     (lambda: scorebord_entry("C", 3, 0, (81, 81), (0, 0)), "overkraak"),
     (lambda: scorebord_entry("C", 0, 0, (81, 81), (0, -10)), "roem"),
+    (lambda: scorebord_entry("C", 0, 0, (81, 81), (0, 25)), "multiples of 10"),
     (lambda: scorebord_entry("C", 0, 0, ("81", 81), (0, 0)), "points"),
     (lambda: scorebord_entry("C", 0, 0, (81, 81), (0, 0), rounding="up"), "rounding"),
 ])

@@ -198,6 +198,9 @@ def scorebord_entry(trump, bid: int, playing_team: int, points, roem, *,
     bid = _bid(bid, OVERKRAAK, "0 (none), 1 (kraak) or 2 (overkraak)")
     playing = _team("playing_team", playing_team)
     pts, rm = _pair("points", points), _pair("roem", roem)
+    if np.any(rm % 10):
+        raise UserError(f"roem = {roem!r} is not allowed; roem comes in multiples of 10 (the "
+                        f"scoreboard is written in units of 10)")
     if rounding not in ROUNDINGS:
         raise UserError(f"rounding = {rounding!r} is not allowed; use one of {ROUNDINGS}")
     out = np.zeros(4, dtype=np.int64)
