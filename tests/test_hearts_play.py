@@ -364,3 +364,21 @@ def test_heuristic_passes_the_queen_of_spades_unguarded():
     guarded = DECK52.parse_hand("QS 2S 3S 4S 5S 2C 5C 9C 10D JD 4H 6H 3D")
     passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, guarded, game.tables, default_params()[None, :], 0, rng)))
     assert "QS" not in passed
+
+
+def test_every_seat_decides_its_moon_attempt_from_its_own_hand():
+    # seats 1 and 2 both clear the moon threshold (18) with their own cards; seat 2's plan must
+    # not depend on seat 1's (hidden) hand, so both set out to shoot
+    from simcards.bots.hearts import MODE_MOON, _mode, default_params
+
+    game = simcards.load("hartenjagen")
+    hands = [["8C", "7C", "QS", "JS", "10S", "9S", "8S", "7S"],
+             ["AH", "KH", "QH", "JH", "10H", "9H", "AS", "8H"],   # 14 high-card points + 7 hearts
+             ["AD", "KD", "QD", "JD", "AC", "KC", "QC", "KS"],    # 22 high-card points
+             ["7H", "10D", "9D", "8D", "7D", "JC", "10C", "9C"]]
+    state = game.deal(hands=hands, dealer=0)
+    params = np.tile(default_params(), (4, 1))
+    params[:, 0] = 18.0
+    modes = [int(_mode(state._st, seat, game.tables, params)) for seat in range(4)]
+    assert modes[1] == MODE_MOON and modes[2] == MODE_MOON
+    assert state.moon_attempt == 1  # the first, from the leader

@@ -35,7 +35,7 @@ from simcards.games.hearts._kernels import (
     PHASE_RETURN,
     S_HAND,
     S_LEADER,
-    S_MOON_TRY,
+    S_MOON_SEATS,
     S_N_PLAYED,
     S_PHASE,
     S_PLAYED,
@@ -281,7 +281,7 @@ def wants_moon(kind, hand, T, bot_params, seat):
 def _mode(st, seat, T, params):
     if st[S_PHASE] == PHASE_RETURN:
         return MODE_CHASE
-    if st[S_MOON_TRY] == seat:
+    if (st[S_MOON_SEATS] >> seat) & 1:
         for k in range(1, 4):
             if st[S_POINTS + (seat + k) % 4] != 0:
                 return MODE_AVOID

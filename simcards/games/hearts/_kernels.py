@@ -57,9 +57,10 @@ S_QS_TAKER = 29  # seat that took the QS, -1 before
 S_JC_TAKER = 30  # seat that took the JC (Dutch), -1 before
 S_PHASE = 31  # 0 outbound (American: always), 1 Dutch return: points are chased
 S_SCORE = 32  # 32..35: game scores before this deal (public)
-S_MOON_TRY = 36  # seat whose bot set out to shoot the moon, -1 none
+S_MOON_TRY = 36  # first seat (from the leader) whose bot set out to shoot the moon, -1 none
 S_TAKEN = 37  # 37..40: point cards taken per seat (masks)
-STATE_SIZE = 41
+S_MOON_SEATS = 41  # bit s set when seat s's bot set out to shoot the moon (each from its own hand)
+STATE_SIZE = 42
 
 PHASE_OUTBOUND, PHASE_RETURN = 0, 1
 

@@ -19,6 +19,7 @@ from simcards.games.hearts._kernels import (
     PHASE_RETURN,
     S_JC_TAKER,
     S_LEADER,
+    S_MOON_SEATS,
     S_MOON_TRY,
     S_POINTS,
     S_QS_TAKER,
@@ -88,15 +89,25 @@ def prepare_deal(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, d
             passes[seat] = choose_passes(bot_kind[seat], dealt[seat], T, bot_params, seat, rng)
     apply_passes(held, passes, offset)
     new_state(st, held, dealer_of(match, deal_no), scores, phase, T)
-    if phase == PHASE_OUTBOUND:
-        leader = st[S_LEADER]
-        for k in range(4):
-            seat = (leader + k) % 4
-            if wants_moon(bot_kind[seat], held[seat], T, bot_params, seat):
-                st[S_MOON_TRY] = seat
-                break
+    mark_moon_attempts(st, held, phase, T, bot_kind, bot_params)
     reset_stream(rng, seed, index, STREAM_PLAY)
     return offset
+
+
+@kernel
+def mark_moon_attempts(st, hands, phase, T, bot_kind, bot_params):
+    """Outbound deals: every seat whose bot sets out to shoot the moon with its own hand gets its
+    bit in S_MOON_SEATS (no seat's plan depends on another's cards); S_MOON_TRY is the first of
+    them from the leader."""
+    if phase != PHASE_OUTBOUND:
+        return
+    leader = st[S_LEADER]
+    for k in range(4):
+        seat = (leader + k) % 4
+        if wants_moon(bot_kind[seat], hands[seat], T, bot_params, seat):
+            st[S_MOON_SEATS] |= np.int64(1) << seat
+            if st[S_MOON_TRY] < 0:
+                st[S_MOON_TRY] = seat
 
 
 @kernel
@@ -257,16 +268,11 @@ def replay_game(seed, match, T, bot_kind, bot_params, stop_deal):
 
 @driver
 def moon_attempt_of(hands, phase, dealer, T, bot_kind, bot_params):
-    """The seat whose bot sets out to shoot the moon with these hands (after passing), or -1."""
+    """(first seat from the leader whose bot sets out to shoot the moon with these hands, after
+    passing, or -1; mask of every such seat)."""
     st = np.empty(STATE_SIZE, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     new_state(st, hands, dealer, scores, phase, T)
-    if phase != PHASE_OUTBOUND:
-        return -1
-    leader = st[S_LEADER]
-    for k in range(4):
-        seat = (leader + k) % 4
-        if wants_moon(bot_kind[seat], hands[seat], T, bot_params, seat):
-            return seat
-    return -1
+    mark_moon_attempts(st, hands, phase, T, bot_kind, bot_params)
+    return st[S_MOON_TRY], st[S_MOON_SEATS]
 

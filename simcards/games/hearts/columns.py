@@ -29,7 +29,8 @@ def deal_columns(hand_dtype) -> tuple[Column, ...]:
                                 "-1 none; always -1 on return deals"),
         Column("moon_option", pl.Int8, "how the moon was scored: 0 none, 1 others +total, "
                                        "2 shooter -total"),
-        Column("moon_attempt", pl.Int8, "seat whose bot set out to shoot the moon, -1 none"),
+        Column("moon_attempt", pl.Int8, "seat whose bot set out to shoot the moon (the first "
+                                        "from the leader when several did), -1 none"),
         Column("qs_taker", pl.Int8, "seat that took the Q of spades"),
         Column("jc_taker", pl.Int8, "seat that took the J of clubs (Hartenjagen), -1 in Hearts"),
         *per_seat("score", pl.Int16, "game score of seat {i} after the deal"),

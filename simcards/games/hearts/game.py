@@ -215,9 +215,11 @@ class HeartsState:
         self._st = np.empty(K.STATE_SIZE, dtype=np.int64)
         K.new_state(self._st, hands, self.dealer, np.asarray(self.scores_before, dtype=np.int64),
                     int(phase), game.tables)
-        attempt = int(_play.moon_attempt_of(hands, int(phase), self.dealer, game.tables,
-                                            kinds, params))
+        attempt, seats = _play.moon_attempt_of(hands, int(phase), self.dealer, game.tables,
+                                               kinds, params)
+        attempt = int(attempt)
         self._st[K.S_MOON_TRY] = attempt
+        self._st[K.S_MOON_SEATS] = seats
         self.moon_attempt = attempt
         self.history: list[tuple[int, str]] = []
 
