@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import driver, kernel
+from simcards._jit import driver, hot, kernel
 
 STREAM_DEAL = 0  # shuffle and deal
 STREAM_CONTRACT = 1  # random trump and other contract draws
@@ -83,18 +83,30 @@ def _next_u32(state):
     return np.int64(_mix(state[0]) >> _S32)
 
 
-@kernel
-def randint(state, n):
-    """Exactly uniform int in [0, n) for 1 <= n < 2**31 (Lemire's multiply-shift with rejection:
-    no division in the common case)."""
-    m = _next_u32(state) * n
+@hot
+def _randint_from(z, n):
+    """`randint` on a stream state held in a local: (draw, advanced state). Lets a loop of draws
+    keep the state in a register instead of storing and reloading it every draw."""
+    z += _GOLDEN
+    m = np.int64(_mix(z) >> _S32) * n
     low = m & 0xFFFFFFFF
     if low < n:
         threshold = (0x100000000 - n) % n
         while low < threshold:
-            m = _next_u32(state) * n
+            z += _GOLDEN
+            m = np.int64(_mix(z) >> _S32) * n
             low = m & 0xFFFFFFFF
-    return m >> 32
+    # m < 2**63, so the mask changes nothing; it shows LLVM the draw is a valid array index
+    return (m >> 32) & 0x7FFFFFFF, z
+
+
+@kernel
+def randint(state, n):
+    """Exactly uniform int in [0, n) for 1 <= n < 2**31 (Lemire's multiply-shift with rejection:
+    no division in the common case)."""
+    value, z = _randint_from(state[0], n)
+    state[0] = z
+    return value
 
 
 @kernel
@@ -109,9 +121,11 @@ def shuffle_into(state, deck):
     n_cards = deck.shape[0]
     for i in range(n_cards):
         deck[i] = i
+    z = state[0]
     for i in range(n_cards - 1, 0, -1):
-        j = randint(state, i + 1)
+        j, z = _randint_from(z, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+    state[0] = z
 
 
 @kernel
