@@ -11,7 +11,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP, beating_mask, power, suit_mask
+from simcards.games._trick import TRUMP
 from simcards.games.klaverjas._kernels import (
     S_DECLARER,
     S_HAND,
@@ -24,10 +24,12 @@ from simcards.games.klaverjas._kernels import (
     S_VOIDS,
     S_WIN_POS,
     card_points,
+    cards_beating,
     hand_melds,
+    suit_cards,
     trick_roem,
 )
-from simcards.games.klaverjas.rules import R9, R10, RA, RJ
+from simcards.games.klaverjas.rules import R9, R10, RA, RJ, T_POWER
 from simcards.rng import randint
 
 RANDOM, HEURISTIC = 0, 1
@@ -122,55 +124,76 @@ def wants_to_declare(kind, hand, T, params):
 
 
 # ---------------------------------------------------------------- card play
+#
+# As in the rules kernels (klaverjas/_kernels.py): suits by arithmetic (`suit_cards`), powers
+# at the constant T_POWER offset, who-beats-whom as masks (`cards_beating`), and values read
+# back from the state masked to their range so LLVM drops Numba's negative-index fix-ups.
+
+
+@hot
+def _power(T, trump, card):
+    return T[T_POWER + 32 * (trump & 3) + (card & 31)]
 
 
 @kernel
 def _extreme(mask, T, trump, highest):
     """The card of ``mask`` with the highest (or lowest) power."""
     best = -1
+    best_power = 0
     rest = mask
     while rest:
         card = lowest_bit_index(rest)
-        if best < 0:
-            best = card
-        else:
-            p, q = power(T, trump, card), power(T, trump, best)
-            if (p > q) == highest and p != q:
-                best = card
+        p = _power(T, trump, card)
+        if best < 0 or ((p > best_power) == highest and p != best_power):
+            best, best_power = card, p
         rest &= rest - 1
     return best
 
 
-@kernel
+@hot
+def _suit_cards(trump, suit):
+    """`suit_mask` for Klaverjassen: the cards of effective suit ``suit`` (0..3 or TRUMP); the
+    trump suit's own plain index holds no card."""
+    if suit == TRUMP:
+        return suit_cards(trump)
+    return np.int64(0) if suit == trump else suit_cards(suit)
+
+
+@hot
 def _void_cards(st, seat, T):
     """Cards ``seat`` cannot hold: every effective suit it has shown a void in."""
-    voids = st[S_VOIDS + seat]
-    trump = st[S_TRUMP]
+    voids = st[S_VOIDS + (seat & 3)]
+    trump = st[S_TRUMP] & 3
     out = np.int64(0)
     for s in range(5):
         if voids >> s & 1:
-            out |= suit_mask(T, trump, s)
+            out |= _suit_cards(trump, s)
+    return out
+
+
+@hot
+def _threats(st, T, seat, unseen):
+    """Cards the opponents who play after ``seat`` in this trick may hold (one mask for all: a
+    card beats ours whoever of them holds it)."""
+    n = st[S_N_PLAYED] & 3
+    out = np.int64(0)
+    for pos in range(n + 1, 4):
+        other = (st[S_LEADER] + pos) & 3
+        if (other & 1) != (seat & 1):
+            out |= unseen & ~_void_cards(st, other, T)
     return out
 
 
 @kernel
 def _opponents_may_beat(card, st, T, seat, unseen):
     """Could an opponent who plays after ``seat`` in this trick take it from ``card``?"""
-    n = st[S_N_PLAYED]
-    for pos in range(n + 1, 4):
-        other = (st[S_LEADER] + pos) % 4
-        if (other & 1) == (seat & 1):
-            continue
-        possible = unseen & ~_void_cards(st, other, T)
-        if beating_mask(possible, card, T, st[S_TRUMP]) != 0:
-            return True
-    return False
+    return _threats(st, T, seat, unseen) & cards_beating(card & 31, st[S_TRUMP] & 3, T) != 0
 
 
-@kernel
+@hot
 def _cost(card, trump, T):
     """How much a card is worth keeping: its points, its rank, and more for a trump."""
-    c = card_points(T, trump, card) + 2 * power(T, trump, card)
+    c = card_points(T, trump & 3, card & 31) + 2 * _power(T, trump, card)
     if (card >> 3) == trump:
         c += 15
     return c
@@ -180,14 +203,16 @@ def _cost(card, trump, T):
 def _cheapest(mask, st, T, roem_weight, trick_mask):
     """The card of ``mask`` that costs least to give up, counting roem it would add to the
     trick at ``roem_weight`` (positive: feeding the opponents costs; negative: our gain)."""
-    trump = st[S_TRUMP]
-    base_roem = trick_roem(trick_mask, trump, T)
+    trump = st[S_TRUMP] & 3
+    weighed = roem_weight != 0.0  # a zero weight adds exactly 0.0: skip the roem look-ups
+    base_roem = trick_roem(trick_mask, trump, T) if weighed else 0
     best, best_cost = -1, 1e18
     rest = mask
     while rest:
         card = lowest_bit_index(rest)
-        c = _cost(card, trump, T) + roem_weight * (
-            trick_roem(trick_mask | (np.int64(1) << card), trump, T) - base_roem)
+        c = _cost(card, trump, T) * 1.0
+        if weighed:
+            c += roem_weight * (trick_roem(trick_mask | (np.int64(1) << card), trump, T) - base_roem)
         if c < best_cost:
             best, best_cost = card, c
         rest &= rest - 1
@@ -197,15 +222,15 @@ def _cheapest(mask, st, T, roem_weight, trick_mask):
 @kernel
 def _smear(legal, st, T, trick_mask):
     """Partner surely wins: give the most points (plain cards first), counting roem we make."""
-    trump = st[S_TRUMP]
-    plain = legal & ~suit_mask(T, trump, TRUMP)
+    trump = st[S_TRUMP] & 3
+    plain = legal & ~suit_cards(trump)
     pool = plain if plain != 0 else legal
     base_roem = trick_roem(trick_mask, trump, T)
     best, best_value = -1, -1e18
     rest = pool
     while rest:
         card = lowest_bit_index(rest)
-        value = card_points(T, trump, card) * 1.0 - 0.1 * power(T, trump, card)
+        value = card_points(T, trump, card) * 1.0 - 0.1 * _power(T, trump, card)
         if plain == 0:  # only trumps: keep the strong ones
             value = -_cost(card, trump, T) * 1.0
         value += trick_roem(trick_mask | (np.int64(1) << card), trump, T) - base_roem
@@ -217,12 +242,12 @@ def _smear(legal, st, T, trick_mask):
 
 @kernel
 def _lead(seat, hand, legal, st, T, params, unseen):
-    trump = st[S_TRUMP]
-    trump_cards = suit_mask(T, trump, TRUMP)
+    trump = st[S_TRUMP] & 3
+    trump_cards = suit_cards(trump)
     my_trumps = hand & trump_cards
     declaring = (seat & 1) == (st[S_DECLARER] & 1)
     opp_trumps = np.int64(0)
-    for opp in ((seat + 1) % 4, (seat + 3) % 4):
+    for opp in ((seat + 1) & 3, (seat + 3) & 3):
         if not (st[S_VOIDS + opp] >> TRUMP & 1):
             opp_trumps |= unseen & trump_cards
     # the declaring side pulls trumps: the boss trump always, a low one while long in trumps
@@ -235,14 +260,16 @@ def _lead(seat, hand, legal, st, T, params, unseen):
     # cash a plain-suit boss card no opponent is known to ruff
     best, best_points = -1, -1
     for suit in range(4):
-        mine = hand & suit_mask(T, trump, suit)
+        if suit == trump:
+            continue
+        mine = hand & suit_cards(suit)
         if mine == 0:
             continue
-        top = _extreme(mine | (unseen & suit_mask(T, trump, suit)), T, trump, True)
+        top = _extreme(mine | (unseen & suit_cards(suit)), T, trump, True)
         if not (mine >> top & 1):
             continue
         ruffed = False
-        for opp in ((seat + 1) % 4, (seat + 3) % 4):
+        for opp in ((seat + 1) & 3, (seat + 3) & 3):
             v = st[S_VOIDS + opp]
             if v >> suit & 1 and not (v >> TRUMP & 1) and opp_trumps != 0:
                 ruffed = True
@@ -254,7 +281,7 @@ def _lead(seat, hand, legal, st, T, params, unseen):
     pool = legal & ~trump_cards
     safe = np.int64(0)
     for suit in range(4):
-        mine = pool & suit_mask(T, trump, suit)
+        mine = pool & suit_cards(suit)
         if mine == 0:
             continue
         ten = np.int64(1) << (suit * 8 + R10)
@@ -274,31 +301,34 @@ def heuristic_card(seat, legal, st, T, params):
     feeding roem or points to the opponents."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
+    seat &= 3
     hand = st[S_HAND + seat]
     unseen = FULL32 & ~st[S_PLAYED] & ~hand
-    n = st[S_N_PLAYED]
+    n = st[S_N_PLAYED] & 3
     if n == 0:
         return _lead(seat, hand, legal, st, T, params, unseen)
-    trump = st[S_TRUMP]
+    trump = st[S_TRUMP] & 3
     trick_mask = np.int64(0)
     trick_points = 0
     for i in range(n):
-        trick_mask |= np.int64(1) << st[S_TRICK + i]
-        trick_points += card_points(T, trump, st[S_TRICK + i])
-    winner_pos = st[S_WIN_POS]
-    best = st[S_TRICK + winner_pos]
+        card = st[S_TRICK + i] & 31
+        trick_mask |= np.int64(1) << card
+        trick_points += card_points(T, trump, card)
+    winner_pos = st[S_WIN_POS] & 3
+    best = st[S_TRICK + winner_pos] & 31
     partner_winning = n >= 2 and winner_pos == n - 2
     if partner_winning:
-        if not _opponents_may_beat(best, st, T, seat, unseen):
+        if _threats(st, T, seat, unseen) & cards_beating(best, trump, T) == 0:
             return _smear(legal, st, T, trick_mask)
         return _cheapest(legal, st, T, 0.0, trick_mask)
-    winners = beating_mask(legal, best, T, trump)
+    winners = legal & cards_beating(best, trump, T)
     if winners != 0:
+        threats = _threats(st, T, seat, unseen)
         safe = np.int64(0)
         rest = winners
         while rest:
             card = lowest_bit_index(rest)
-            if not _opponents_may_beat(card, st, T, seat, unseen):
+            if threats & cards_beating(card, trump, T) == 0:
                 safe |= np.int64(1) << card
             rest &= rest - 1
         if safe != 0:

@@ -14,6 +14,7 @@ from simcards.cards import lowest_bit_index
 from simcards.games._trick import TRUMP, eff_suit
 from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
+    PLAIN_HIGHER,
     R_AMSTERDAM,
     R_DEFENDERS_PIT,
     R_PIT_BONUS,
@@ -107,6 +108,15 @@ def card_beats(card, best, trump, T):
         base = T_POWER + 32 * trump
         return T[base + card] > T[base + best]
     return suit == TRUMP
+
+
+@hot
+def cards_beating(card, trump, T):
+    """Mask of every card that, played after ``card``, would take the trick from it (`beats` as
+    a mask): the higher trumps of a trump, else the higher cards of its suit and every trump."""
+    if card >> 3 == trump:
+        return T[T_HIGHER + 32 * trump + card]
+    return (PLAIN_HIGHER[card & 7] << (card & 0x38)) | suit_cards(trump)
 
 
 @kernel

@@ -31,6 +31,9 @@ RANKS = DECK32.ranks  # 7 8 9 10 J Q K A -> rank index 0..7
 R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
 TRUMP_POWER = np.array([0, 1, 6, 4, 7, 2, 3, 5], dtype=np.int64)  # J 9 A 10 K Q 8 7
 PLAIN_POWER = np.array([0, 1, 2, 6, 3, 4, 5, 7], dtype=np.int64)  # A 10 K Q J 9 8 7
+# PLAIN_HIGHER[rank]: 8-bit mask of the ranks that beat ``rank`` within a plain suit
+PLAIN_HIGHER = np.array([sum(1 << q for q in range(8) if PLAIN_POWER[q] > PLAIN_POWER[r])
+                         for r in range(8)], dtype=np.int64)
 TRUMP_POINTS = np.array([0, 0, 14, 10, 20, 3, 4, 11], dtype=np.int64)
 PLAIN_POINTS = np.array([0, 0, 0, 10, 2, 3, 4, 11], dtype=np.int64)
 LAST_TRICK_BONUS = 10
