@@ -29,7 +29,7 @@ from simcards.games.klaverjas._kernels import (
     suit_cards,
     trick_roem,
 )
-from simcards.games.klaverjas.rules import R9, R10, RA, RJ, T_POWER
+from simcards.games.klaverjas.rules import R9, R10, RA, RJ, SUIT_LOW_RANK, SUIT_TOP_RANK, T_POWER
 from simcards.rng import randint
 
 RANDOM, HEURISTIC = 0, 1
@@ -151,6 +151,15 @@ def _extreme(mask, T, trump, highest):
 
 
 @hot
+def _suit_extreme(mask, suit, trump, highest):
+    """`_extreme` of a mask within one printed suit, by table: the strongest (or weakest) card."""
+    byte = (mask >> (8 * (suit & 3))) & 0xFF
+    trumps = np.int64(suit == trump)
+    rank = SUIT_TOP_RANK[trumps, byte] if highest else SUIT_LOW_RANK[trumps, byte]
+    return 8 * suit + rank
+
+
+@hot
 def _suit_cards(trump, suit):
     """`suit_mask` for Klaverjassen: the cards of effective suit ``suit`` (0..3 or TRUMP); the
     trump suit's own plain index holds no card."""
@@ -252,11 +261,11 @@ def _lead(seat, hand, legal, st, T, params, unseen):
             opp_trumps |= unseen & trump_cards
     # the declaring side pulls trumps: the boss trump always, a low one while long in trumps
     if declaring and my_trumps != 0 and opp_trumps != 0:
-        top = _extreme(my_trumps | (unseen & trump_cards), T, trump, True)
+        top = _suit_extreme(my_trumps | (unseen & trump_cards), trump, trump, True)
         if my_trumps >> top & 1:
             return top
         if popcount(my_trumps) >= params[P_PULL_TRUMPS]:
-            return _extreme(my_trumps, T, trump, False)
+            return _suit_extreme(my_trumps, trump, trump, False)
     # cash a plain-suit boss card no opponent is known to ruff
     best, best_points = -1, -1
     for suit in range(4):
@@ -265,7 +274,7 @@ def _lead(seat, hand, legal, st, T, params, unseen):
         mine = hand & suit_cards(suit)
         if mine == 0:
             continue
-        top = _extreme(mine | (unseen & suit_cards(suit)), T, trump, True)
+        top = _suit_extreme(mine | (unseen & suit_cards(suit)), suit, trump, True)
         if not (mine >> top & 1):
             continue
         ruffed = False

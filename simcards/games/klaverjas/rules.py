@@ -34,6 +34,11 @@ PLAIN_POWER = np.array([0, 1, 2, 6, 3, 4, 5, 7], dtype=np.int64)  # A 10 K Q J 9
 # PLAIN_HIGHER[rank]: 8-bit mask of the ranks that beat ``rank`` within a plain suit
 PLAIN_HIGHER = np.array([sum(1 << q for q in range(8) if PLAIN_POWER[q] > PLAIN_POWER[r])
                          for r in range(8)], dtype=np.int64)
+# [trumps?, 8-bit rank mask of one suit] -> rank of its strongest / weakest card (-1 if none)
+SUIT_TOP_RANK = np.array([[max((r for r in range(8) if b >> r & 1), key=lambda r: pw[r], default=-1)
+                           for b in range(256)] for pw in (PLAIN_POWER, TRUMP_POWER)], dtype=np.int64)
+SUIT_LOW_RANK = np.array([[min((r for r in range(8) if b >> r & 1), key=lambda r: pw[r], default=-1)
+                           for b in range(256)] for pw in (PLAIN_POWER, TRUMP_POWER)], dtype=np.int64)
 TRUMP_POINTS = np.array([0, 0, 14, 10, 20, 3, 4, 11], dtype=np.int64)
 PLAIN_POINTS = np.array([0, 0, 0, 10, 2, 3, 4, 11], dtype=np.int64)
 LAST_TRICK_BONUS = 10
