@@ -14,12 +14,38 @@
 ``kernel`` says ``forceinline=False`` explicitly: Numba lets a callee without the flag inherit
 it from the function being compiled, which would inline everything a ``hot`` kernel calls.
 
-All cache to disk, so workers and CI compile once per machine. Numba's cache does not notice a
-change in a called function's file: clear ``__pycache__`` (or use a fresh NUMBA_CACHE_DIR)
-after editing a kernel that other cached functions call.
+All cache to disk, so workers and CI compile once per machine. Numba's own cache checks only
+the source file of the function it loads, not the files of the functions it calls, so a cached
+kernel could outlive a change to a helper it inlined. The cache therefore lives in a folder named
+after a hash of every simcards source file: any change to the package starts a fresh cache.
+Set NUMBA_CACHE_DIR to choose the folder yourself.
 """
 
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+
+def _source_hash() -> str:
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "simcards" / "numba" / _source_hash()
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    # read by each @njit(cache=True) when it is defined, so set before any kernel module loads
+    numba.config.CACHE_DIR = str(cache_dir())
 
 kernel = njit(cache=True, _nrt=False, forceinline=False)
 hot = njit(cache=True, _nrt=False, forceinline=True)
