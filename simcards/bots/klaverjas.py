@@ -29,7 +29,15 @@ from simcards.games.klaverjas._kernels import (
     suit_cards,
     trick_roem,
 )
-from simcards.games.klaverjas.rules import R9, R10, RA, RJ, SUIT_LOW_RANK, SUIT_TOP_RANK, T_POWER
+from simcards.games.klaverjas.rules import (
+    R9,
+    R10,
+    RA,
+    RJ,
+    SUIT_LOW_RANK,
+    SUIT_TOP_RANK,
+    T_POWER,
+)
 from simcards.rng import randint
 
 RANDOM, HEURISTIC = 0, 1
