@@ -97,6 +97,15 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
 def simulate_batch(seed, start, n, T, bot_kind, bot_params):
     """Deals start .. start+n-1 of a run: an int64 matrix, one row per DEAL_COLUMNS column."""
     out = np.empty((N_COLUMNS, n), dtype=np.int64)
+    simulate_into(out, seed, start, T, bot_kind, bot_params)
+    return out
+
+
+@driver
+def simulate_into(out, seed, start, T, bot_kind, bot_params):
+    """Deals start .. start+out.shape[1]-1 into ``out`` (N_COLUMNS rows), so a caller can reuse
+    one buffer across chunks instead of touching fresh pages for every chunk."""
+    n = out.shape[1]
     hands = np.empty(4, dtype=np.int64)
     deck = np.empty(32, dtype=np.int64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -128,7 +137,6 @@ def simulate_batch(seed, start, n, T, bot_kind, bot_params):
             out[C_SCORE + team, k] = score[team]
         out[C_PIT, k] = st[S_TRICKS] == 8 or st[S_TRICKS + 1] == 8
         out[C_NAT, k] = nat
-    return out
 
 
 @driver

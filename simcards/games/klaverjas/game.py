@@ -44,9 +44,16 @@ class KlaverjasGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options, self.amsterdam)
+        self._buffer = np.empty(0, dtype=np.int64)
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
-        return _play.simulate_batch(seed, start, n, self.tables, kinds, params)
+        # one output buffer per game, grown as needed: a fresh 100k-deal matrix per chunk costs
+        # more in first-touch page faults than a tenth of the simulation
+        if self._buffer.size < _play.N_COLUMNS * n:
+            self._buffer = np.empty(_play.N_COLUMNS * n, dtype=np.int64)
+        out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
+        _play.simulate_into(out, seed, start, self.tables, kinds, params)
+        return out
 
     def deal(self, hands=None, dealer: int = 0, trump=None, declarer=None, *, seed=None,
              index=None, bots: Any = "heuristic") -> "KlaverjasState":
