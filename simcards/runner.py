@@ -32,7 +32,7 @@ from simcards.errors import UserError
 from simcards.games import load
 
 MANIFEST = "manifest.json"
-PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 10, "statistics": True}
+PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "statistics": True}  # level 1: fastest, and as small as 10 here
 
 
 class RunError(UserError):
