@@ -376,7 +376,7 @@ def test_illegal_move_names_card_and_legal_cards():
         s.play("jc")
     assert isinstance(err.value, ValueError)
     assert str(err.value) == "'jc' is not a legal card for seat 1 now; legal: 7D, JD, QD, KD"
-    with pytest.raises(simcards.IllegalMove, match="'AD' is not a legal card for seat 1"):
+    with pytest.raises(simcards.IllegalMove, match="'AD' is not in the hand of seat 1 now; legal: 7D"):
         s.play("AD")  # not in the hand at all
     with pytest.raises(ValueError, match="'1D' is not a card"):
         s.play("1D")

@@ -119,3 +119,54 @@ class Game:
 
     def _simulate_matrix(self, seed: int, start: int, n: int, kinds, params) -> np.ndarray:
         raise NotImplementedError
+
+
+class TrickState:
+    """What every game's interactive deal shares: seat to move, hands, the trick in progress,
+    legal moves and playing a card. ``kernels`` is the game's ``_kernels`` module: its S_* state
+    slots and its ``legal_mask(st, T)`` / ``apply_card(st, card, T)`` are the ones the batch
+    kernel plays with, so a deal played by hand follows exactly the simulated rules."""
+
+    kernels: Any
+    game: Game
+    _st: np.ndarray
+    history: list
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def to_move(self) -> int:
+        return int(self._st[self.kernels.S_TO_MOVE])
+
+    def hand(self, seat: int) -> list[str]:
+        return self.game.deck.hand_codes(int(self._st[self.kernels.S_HAND + seat]))
+
+    @property
+    def trick(self) -> list[str]:
+        """Cards of the trick in progress, in play order."""
+        K = self.kernels
+        return [self.game.deck.code(int(self._st[K.S_TRICK + i])) for i in range(int(self._st[K.S_N_PLAYED]))]
+
+    def legal_mask(self) -> int:
+        return 0 if self.is_over else int(self.kernels.legal_mask(self._st, self.game.tables))
+
+    def legal_moves(self) -> list[str]:
+        return self.game.deck.hand_codes(self.legal_mask())
+
+    def play(self, code: str):
+        """Play ``code`` for the seat to move; IllegalMove names the card and the legal ones."""
+        if self.is_over:
+            raise IllegalMove(f"{code!r} cannot be played: the deal is over")
+        card = self.game.deck.card_id(code)
+        legal = self.legal_mask()
+        if not legal >> card & 1:
+            seat = self.to_move
+            held = int(self._st[self.kernels.S_HAND + seat]) >> card & 1
+            why = "is not a legal card for" if held else "is not in the hand of"
+            raise IllegalMove(f"{code!r} {why} seat {seat} now; legal: "
+                              f"{', '.join(self.game.deck.hand_codes(legal))}")
+        self.history.append((self.to_move, self.game.deck.code(card)))
+        self.kernels.apply_card(self._st, card, self.game.tables)
+        return self

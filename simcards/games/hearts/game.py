@@ -13,7 +13,7 @@ from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
 from simcards.games.base import (
     Game,
-    IllegalMove,
+    TrickState,
     check_count,
     check_seat,
     deal_source,
@@ -198,8 +198,10 @@ class Hearts(HeartsGame):
                "game to the target, lowest score wins")
 
 
-class HeartsState:
+class HeartsState(TrickState):
     """One deal being played by hand: `to_move`, `legal_moves()`, `play(code)`, `result()`."""
+
+    kernels = K
 
     def __init__(self, game: HeartsGame, hands, dealer: int, scores, phase: int, kinds, params,
                  dealt=None, passes=None, pass_dir: int = 0):
@@ -228,10 +230,6 @@ class HeartsState:
                 f"seat {self.to_move} to move>")
 
     @property
-    def to_move(self) -> int:
-        return int(self._st[K.S_TO_MOVE])
-
-    @property
     def is_over(self) -> bool:
         return bool(K.is_over(self._st, self.game.tables))
 
@@ -239,37 +237,10 @@ class HeartsState:
     def hearts_broken(self) -> bool:
         return bool(self._st[K.S_BROKEN])
 
-    def hand(self, seat: int) -> list[str]:
-        return self.game.deck.hand_codes(int(self._st[K.S_HAND + seat]))
-
-    @property
-    def trick(self) -> list[str]:
-        """Cards of the trick in progress, in play order."""
-        n = int(self._st[K.S_N_PLAYED])
-        return [self.game.deck.code(int(self._st[K.S_TRICK + i])) for i in range(n)]
-
     @property
     def points(self) -> list[int]:
         """Points taken so far this deal, per seat."""
         return [int(self._st[K.S_POINTS + s]) for s in range(4)]
-
-    def legal_mask(self) -> int:
-        return 0 if self.is_over else int(K.legal_mask(self._st, self.game.tables))
-
-    def legal_moves(self) -> list[str]:
-        return self.game.deck.hand_codes(self.legal_mask())
-
-    def play(self, code: str) -> "HeartsState":
-        if self.is_over:
-            raise IllegalMove(f"{code!r} cannot be played: the deal is over")
-        card = self.game.deck.card_id(code)
-        legal = self.legal_mask()
-        if not legal >> card & 1:
-            raise IllegalMove(f"{code!r} is not a legal card for seat {self.to_move} now; legal: "
-                              f"{', '.join(self.game.deck.hand_codes(legal))}")
-        self.history.append((self.to_move, self.game.deck.code(card)))
-        K.apply_card(self._st, card, self.game.tables)
-        return self
 
     def result(self) -> dict:
         """Points and tricks per seat, moon (seat or None) and how it was scored, the score

@@ -12,7 +12,7 @@ from simcards.cards import DECK32, SUITS, suit_index
 from simcards.errors import UserError
 from simcards.games.base import (
     Game,
-    IllegalMove,
+    TrickState,
     check_count,
     check_seat,
     deal_source,
@@ -122,8 +122,10 @@ class KlaverjasAmsterdam(KlaverjasGame):
     summary = "Klaverjassen, Amsterdam rules: no need to trump over your partner's winning trick"
 
 
-class KlaverjasState:
+class KlaverjasState(TrickState):
     """One deal being played by hand: `legal_moves()`, `play(code)`, `result()`."""
+
+    kernels = K
 
     def __init__(self, game: KlaverjasGame, hands, dealer: int, trump: int, declarer: int):
         self.game = game
@@ -140,38 +142,8 @@ class KlaverjasState:
                 f"{len(self.history)} cards played, seat {self.to_move} to move>")
 
     @property
-    def to_move(self) -> int:
-        return int(self._st[K.S_TO_MOVE])
-
-    @property
     def is_over(self) -> bool:
         return int(self._st[K.S_TRICK_NO]) == K.N_TRICKS
-
-    def hand(self, seat: int) -> list[str]:
-        return self.game.deck.hand_codes(int(self._st[K.S_HAND + seat]))
-
-    @property
-    def trick(self) -> list[str]:
-        """Cards of the trick in progress, in play order."""
-        n = int(self._st[K.S_N_PLAYED])
-        return [self.game.deck.code(int(c)) for c in self._st[K.S_TRICK:K.S_TRICK + n]]
-
-    def legal_moves(self) -> list[str]:
-        if self.is_over:
-            return []
-        return self.game.deck.hand_codes(int(K.legal_mask(self._st, self.game.tables)))
-
-    def play(self, code: str) -> "KlaverjasState":
-        if self.is_over:
-            raise IllegalMove(f"{code!r} cannot be played: the deal is over")
-        card = self.game.deck.card_id(code)
-        legal = self.legal_moves()
-        if self.game.deck.code(card) not in legal:
-            raise IllegalMove(f"{code!r} is not a legal card for seat {self.to_move} now; "
-                              f"legal: {', '.join(legal)}")
-        self.history.append((self.to_move, self.game.deck.code(card)))
-        K.apply_card(self._st, card, self.game.tables)
-        return self
 
     def result(self) -> dict:
         """Points, roem, tricks, pit, nat and score per team (valid once `is_over`)."""
