@@ -6,7 +6,7 @@
 """
 
 from simcards.games import load, rulesets
-from simcards.games.base import IllegalMove
+from simcards.games.play import IllegalMove
 
 __version__ = "0.1.0"
 __all__ = ["IllegalMove", "load", "rulesets", "__version__"]

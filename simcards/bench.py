@@ -14,7 +14,6 @@ where there is one. The OpenSpiel ratio uses the with-frame figure. Targets are 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -25,24 +24,7 @@ from pathlib import Path
 
 import simcards
 from simcards.games import load, rulesets
-from simcards.games.base import Game
-
-# (ruleset, bots) -> target deals/s/core (DESIGN.md "Performance targets")
-TARGETS = {
-    ("klaverjas-rotterdam", "random"): 1_500_000,
-    ("klaverjas-amsterdam", "random"): 1_500_000,
-    ("klaverjas-rotterdam", "heuristic"): 300_000,
-    ("klaverjas-amsterdam", "heuristic"): 300_000,
-    ("kraken-contra", "heuristic"): 300_000,
-    ("kraken-scorebord", "heuristic"): 300_000,
-    ("hearts", "heuristic"): 100_000,
-    ("hartenjagen", "heuristic"): 100_000,
-}
-# ruleset -> "module:function" running uniform random OpenSpiel games: f(seconds) -> deals/s
-OPENSPIEL = {
-    "hearts": "simcards.games.hearts.openspiel_ref:bench_openspiel_hearts",
-}
-
+from simcards.games.protocol import Game
 
 def _rate(step, seconds: float, chunk: int) -> float:
     """Deals per second of ``step(n, start) -> deals made``, in growing batches up to ``chunk``."""
@@ -71,17 +53,6 @@ def kernel_rates(ruleset: str, bots: str, seconds: float) -> tuple[float | None,
         kernel = _rate(lambda n, start: game._simulate_matrix(2, start, n, kinds, params).shape[1],
                        seconds, chunk)
     return kernel, with_frame
-
-
-def openspiel_rate(ruleset: str, seconds: float) -> float | None:
-    target = OPENSPIEL.get(ruleset)
-    if target is None:
-        return None
-    module, func = target.split(":")
-    try:
-        return getattr(importlib.import_module(module), func)(seconds)
-    except ImportError:
-        return None
 
 
 def _peak_rss_of_tree(proc: subprocess.Popen) -> tuple[int, float]:
@@ -156,17 +127,19 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset in chosen:
         result["kernel"][ruleset] = {}
         result.setdefault("with_frame", {})[ruleset] = {}
-        for bots in ("random", "heuristic"):
+        game = load(ruleset)
+        for entry in game.bench:
+            bots = entry.bots
             kernel, with_frame = kernel_rates(ruleset, bots, seconds)
             rate = kernel if kernel is not None else with_frame
             result["kernel"][ruleset][bots] = round(rate)
             result["with_frame"][ruleset][bots] = round(with_frame)
-            target = TARGETS.get((ruleset, bots))
+            target = entry.target
             mark = "" if target is None else f"{target:>10,}" + ("  ok" if rate >= target else "  below")
             shown = f"{kernel:>12,.0f}" if kernel is not None else f"{'-':>12s}"
             say(f"  {ruleset:22s} {bots:10s} {shown} {with_frame:>12,.0f} {mark}")
-        os_rate = openspiel_rate(ruleset, seconds)
-        if os_rate is not None:
+        os_rate = game.openspiel_rate(seconds)
+        if os_rate is not None and "random" in result["with_frame"][ruleset]:
             ratio = result["with_frame"][ruleset]["random"] / os_rate
             result["openspiel"][ruleset] = {"openspiel_random_deals_per_s": round(os_rate, 1),
                                             "simcards_random_deals_per_s": result["with_frame"][ruleset]["random"],

@@ -102,7 +102,7 @@ def _cmd_replay(args) -> int:
 
 def _cmd_tournament(args) -> int:
     from simcards.config import load_tournament_config
-    from simcards.report.tournament import run_tournament
+    from simcards.tournament.report import run_tournament
 
     config = load_tournament_config(args.config, games=args.games)
     if args.out:
@@ -114,7 +114,7 @@ def _cmd_tournament(args) -> int:
 
 
 def _cmd_tune(args) -> int:
-    from simcards.tuning import load_tune_config, tune, write_outputs
+    from simcards.tune import load_tune_config, tune, write_outputs
 
     overrides = {"output": args.out, "workers": args.workers}
     config = load_tune_config(args.config, **overrides)

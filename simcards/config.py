@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcards.bots.spec import bot_problems
+from simcards.games.botspec import bot_problems
 from simcards.errors import UserError
 from simcards.games import game_class, rulesets
 from simcards.games.options import option_problems
@@ -260,7 +260,7 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
 
         name = "hearts-bots"
         ruleset = "hearts"
-        games = 500                 # per table of four, each played in every seat rotation
+        games = 500                 # per table, each played in every seat rotation
         seed = 1
         [rules]
         target = 100
@@ -269,7 +269,7 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
         params = { moon_threshold = 12 }
         [entrants.random]
         kind = "random"
-        ...                         # at least four entrants
+        ...                         # at least one entrant per seat
     """
     path = Path(path)
     source = str(path)
@@ -280,16 +280,16 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     _unknown_keys(data, TOURNAMENT_KEYS, problems)
     game = _name_and_ruleset(data, problems)
     name, ruleset = data.get("name"), data.get("ruleset")
-    if game is not None and game.n_seats != 4:
-        problems.append(("ruleset", ruleset, "a four-player ruleset"))
     _int_problem("games", data.get("games"), 1, problems)
     _int_problem("seed", data.get("seed", 0), 0, problems)
     if data.get("deals_per_game") is not None:
         _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
     rules = _rules_problems(data, game, problems)
     entrants = data.get("entrants")
-    if not isinstance(entrants, dict) or len(entrants) < 4:
-        problems.append(("entrants", entrants, "a table of at least four [entrants.NAME] bots"))
+    seats = game.n_seats if game is not None else 2
+    if not isinstance(entrants, dict) or len(entrants) < seats:
+        problems.append(("entrants", entrants, f"a table of at least {seats} [entrants.NAME] bots "
+                                               "(one per seat)"))
     elif game is not None:
         for entrant, spec in entrants.items():
             problems.extend(bot_problems(spec, game.bots, game.n_seats, where=f"entrants.{entrant}"))

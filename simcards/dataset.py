@@ -10,7 +10,13 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from simcards.errors import UserError
-from simcards.runner import MANIFEST, part_name
+
+MANIFEST = "manifest.json"
+
+
+def part_name(index: int) -> str:
+    """File name of chunk ``index``'s part under deals/ (and matches/)."""
+    return f"part-{index:05d}.parquet"
 
 
 class DatasetError(UserError):

@@ -28,10 +28,10 @@ import pyarrow.parquet as pq
 
 import simcards
 from simcards.config import RunConfig
+from simcards.dataset import MANIFEST, part_name
 from simcards.errors import UserError
 from simcards.games import load
 
-MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "statistics": True}  # level 1: fastest, and as small as 10 here
 
 
@@ -49,10 +49,6 @@ class Chunk:
 def plan_chunks(units: int, chunk_size: int) -> list[Chunk]:
     return [Chunk(i, start, min(chunk_size, units - start))
             for i, start in enumerate(range(0, units, chunk_size))]
-
-
-def part_name(index: int) -> str:
-    return f"part-{index:05d}.parquet"
 
 
 @lru_cache(maxsize=8)

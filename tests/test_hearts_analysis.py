@@ -5,8 +5,8 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.analysis import hearts as A
-from simcards.analysis.stats import wilson
+from simcards.games.hearts import stats as A
+from simcards.stats import wilson
 
 BOTS = ["heuristic", "random", "heuristic", "random"]
 
@@ -95,7 +95,7 @@ def test_every_column_is_named(run):
 
 
 def test_report_sections_write_their_charts(run, tmp_path):
-    from simcards.report.hearts import all_tables, seat_bot_labels, sections
+    from simcards.games.hearts.report import all_tables, seat_bot_labels, sections
 
     name, deals, matches = run
     labels = seat_bot_labels(BOTS)

@@ -354,7 +354,7 @@ def test_moon_attempts_follow_the_threshold():
 
 
 def test_heuristic_passes_the_queen_of_spades_unguarded():
-    from simcards.bots.hearts import HEURISTIC, choose_passes, default_params
+    from simcards.games.hearts.bots import HEURISTIC, choose_passes, default_params
 
     game = simcards.load("hearts")
     rng = np.empty(1, dtype=np.uint64)
@@ -369,7 +369,7 @@ def test_heuristic_passes_the_queen_of_spades_unguarded():
 def test_every_seat_decides_its_moon_attempt_from_its_own_hand():
     # seats 1 and 2 both clear the moon threshold (18) with their own cards; seat 2's plan must
     # not depend on seat 1's (hidden) hand, so both set out to shoot
-    from simcards.bots.hearts import MODE_MOON, _mode, default_params
+    from simcards.games.hearts.bots import MODE_MOON, _mode, default_params
 
     game = simcards.load("hartenjagen")
     hands = [["8C", "7C", "QS", "JS", "10S", "9S", "8S", "7S"],

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.analysis import kraken as stats
+from simcards.games.kraken import stats as stats
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,7 @@ def test_roem_and_match_statistics(contra, scorebord):
 
 
 def test_report_sections(contra, tmp_path):
-    from simcards.report import kraken as report
+    from simcards.games.kraken import report as report
 
     game, run = contra
     tables = stats.all_tables(run["deals"].lazy(), run["matches"].lazy(), game.options)

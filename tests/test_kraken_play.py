@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.bots.kraken import CONTRA_PARAMS, SCOREBORD_PARAMS
+from simcards.games.kraken.bots import CONTRA_PARAMS, SCOREBORD_PARAMS
 from simcards.games.kraken.scoring import contra_deal_score, scorebord_entry
 from simcards.rng import MAX_DEALS_PER_MATCH
 

@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.tournament import match_placings, tournament
+from simcards.tournament import tournament
 
 ENTRANTS = {
     "default": "heuristic",
@@ -73,7 +73,7 @@ def test_partnership_game_places_teams_alike():
     for row in res.games.iter_rows(named=True):
         assert row["place_0"] == row["place_2"] and row["place_1"] == row["place_3"]
     frames = simcards.load("klaverjas-rotterdam").simulate_chunk(8, seed=1)
-    places = match_placings(simcards.load("klaverjas-rotterdam"), frames, 2, 4)
+    places = simcards.load("klaverjas-rotterdam").placings(frames, 2, 4)
     assert places.shape == (2, 4)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from simcards.cli import main
 from simcards.config import ConfigError, load_config
-from simcards.tuning import load_tune_config
+from simcards.tune import load_tune_config
 
 TUNE = """
 name = "t"
@@ -78,7 +78,7 @@ def test_kraken_contra_tuning_beats_the_untuned_bot_and_repeats(tmp_path):
     """The shipped contra tune config, scaled down: the tuned thresholds beat the untuned bot
     (every bid at 81) in a fresh-seed duplicate match, significantly, and a rerun with the same
     seed chooses the same thresholds."""
-    from simcards.tuning import tune
+    from simcards.tune import tune
 
     src = Path(__file__).resolve().parent.parent / "configs" / "tune-kraken-contra.toml"
     text = (src.read_text().replace("matches = 4000", "matches = 400")

@@ -1,32 +1,12 @@
-"""The ruleset registry: `rulesets()` and `load(name, **options)`."""
+"""The games: one folder per game, each registering its rulesets, and the registry API.
 
-from __future__ import annotations
+Adding a ruleset is adding its folder (see README, "Adding a ruleset") and one line below.
+"""
 
-from typing import Any
+from simcards.games.registry import game_class, load, register, rulesets, unregister
 
-from simcards.errors import UserError
-from simcards.games.base import Game
-from simcards.games.hearts.game import Hartenjagen, Hearts
-from simcards.games.klaverjas.game import KlaverjasAmsterdam, KlaverjasRotterdam
-from simcards.games.kraken.game import KrakenContra, KrakenScorebord
+from simcards.games import klaverjas  # noqa: E402, F401  klaverjas-rotterdam, klaverjas-amsterdam
+from simcards.games import kraken  # noqa: E402, F401  kraken-contra, kraken-scorebord
+from simcards.games import hearts  # noqa: E402, F401  hartenjagen, hearts
 
-_GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (KlaverjasRotterdam, KlaverjasAmsterdam,
-                                                            Hartenjagen, Hearts,
-                                                            KrakenContra, KrakenScorebord)}
-
-
-def rulesets() -> list[str]:
-    """Names of every ruleset, sorted."""
-    return sorted(_GAMES)
-
-
-def game_class(name: str) -> type[Game]:
-    try:
-        return _GAMES[name]
-    except (KeyError, TypeError):
-        raise UserError(f"unknown ruleset {name!r}; rulesets are {', '.join(rulesets())}") from None
-
-
-def load(name: str, **options: Any) -> Game:
-    """A ruleset with its options (ValueError naming any unknown ruleset or option)."""
-    return game_class(name)(**options)
+__all__ = ["game_class", "load", "register", "rulesets", "unregister"]

@@ -24,9 +24,11 @@ def per_seat(name: str, dtype, doc: str, n: int = 4) -> tuple[Column, ...]:
     return tuple(Column(f"{name}_{i}", dtype, doc.format(i=i)) for i in range(n))
 
 
-def per_team(name: str, dtype, doc: str) -> tuple[Column, ...]:
-    return tuple(Column(f"{name}_{t}", dtype, doc.format(team=t, seats=f"{t} and {t + 2}"))
-                 for t in range(2))
+def per_party(name: str, dtype, doc: str, parties: tuple[tuple[int, ...], ...]) -> tuple[Column, ...]:
+    """One column per fixed partnership; ``doc`` may use {team} and {seats}."""
+    return tuple(Column(f"{name}_{t}", dtype,
+                        doc.format(team=t, seats=" and ".join(str(s) for s in seats)))
+                 for t, seats in enumerate(parties))
 
 
 def column_index(columns: tuple[Column, ...]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, kernel
-from simcards.bots.hearts import choose_card, choose_passes, wants_moon
+from simcards.games.hearts.bots import choose_card, choose_passes, wants_moon
 from simcards.games.columns import column_index
 from simcards.games.hearts._kernels import (
     PHASE_OUTBOUND,

@@ -7,18 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from simcards.bots import hearts as hbots
-from simcards.bots.spec import BotFamily
+from simcards.games.hearts import bots as hbots
+from simcards.games.botspec import BotFamily
 from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
-from simcards.games.base import (
-    Game,
-    TrickState,
-    check_count,
-    check_seat,
-    deal_source,
-    parse_deal,
-)
+from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.protocol import BenchEntry, Game, Objective, check_count
 from simcards.games.columns import to_frame
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
@@ -42,6 +36,20 @@ PASS_NAMES = {0: "none", 1: "left", 2: "across", 3: "right"}
 MOON_OPTION_NAMES = {0: None, 1: "others", 2: "self"}
 
 
+def _seat_columns(frames: dict, prefix: str) -> np.ndarray:
+    """Per-seat ``prefix_s`` of every game, negated: lower placings and scores are better."""
+    matches = frames["matches"].sort("match_index")
+    return -matches.select([f"{prefix}_{s}" for s in range(4)]).to_numpy().astype(np.float64)
+
+
+HEARTS_OBJECTIVES = {
+    "placing": Objective("placing", "the mean placing of the tuned seats (1 best)",
+                         lambda frames: _seat_columns(frames, "place")),
+    "score": Objective("score", "the final game score of the tuned seats (lower is better)",
+                       lambda frames: _seat_columns(frames, "score")),
+}
+
+
 class HeartsGame(Game):
     """Shared by both rulesets; a run's unit is a whole game (``unit = "match"``)."""
 
@@ -50,6 +58,10 @@ class HeartsGame(Game):
     bots = HEARTS_BOTS
     match_columns = MATCH_COLUMNS
     unit = "match"
+    objectives = HEARTS_OBJECTIVES
+    # every seat plays for itself; tuning still seats the tuned bot twice, opposite itself
+    tune_seatings = ((0, 2), (1, 3))
+    bench = (BenchEntry("random"), BenchEntry("heuristic", 100_000))
     dutch = False
 
     def __init__(self, **options: Any):
@@ -62,6 +74,15 @@ class HeartsGame(Game):
         deals, matches = _play.simulate_games(seed, start, n, self.tables, kinds, params)
         return {"deals": to_frame(self.deal_columns, deals),
                 "matches": to_frame(self.match_columns, matches)}
+
+    def placings(self, frames, n_games, deals_per_game):
+        matches = frames["matches"].sort("match_index")
+        return matches.select([f"place_{s}" for s in range(4)]).to_numpy().astype(np.int64)
+
+    def report_sections(self, run, out_dir):
+        from simcards.games.hearts import report
+
+        return report.build(self, run, out_dir)
 
     # ------------------------------------------------------------ one deal by hand
 
@@ -194,6 +215,13 @@ class Hearts(HeartsGame):
     deck = DECK52
     option_specs = AMERICAN_OPTIONS
     deal_columns = DEAL_COLUMNS_52
+
+    def openspiel_rate(self, seconds: float) -> float | None:
+        try:
+            from simcards.games.hearts.openspiel_ref import bench_openspiel_hearts
+        except ImportError:
+            return None
+        return bench_openspiel_hearts(seconds)
     summary = ("Hearts (American): 52 cards, passing, 2C leads, hearts 1, QS 13; "
                "game to the target, lowest score wins")
 

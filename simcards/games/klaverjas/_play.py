@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, kernel
-from simcards.bots.klaverjas import (
+from simcards.games.klaverjas.bots import (
     choose_card,
     choose_trump,
     evaluate_hand,

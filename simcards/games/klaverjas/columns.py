@@ -3,7 +3,14 @@
 
 import polars as pl
 
-from simcards.games.columns import Column, per_seat, per_team
+from simcards.games.columns import Column, per_party, per_seat
+from simcards.games.klaverjas.rules import PARTNERSHIPS
+
+
+def per_team(name: str, dtype, doc: str) -> tuple[Column, ...]:
+    """One column per team (0: seats 0 and 2, 1: seats 1 and 3)."""
+    return per_party(name, dtype, doc, PARTNERSHIPS)
+
 
 DEAL_COLUMNS = (
     Column("deal_index", pl.Int64, "global deal number in the run, from 0; (seed, deal_index) regenerates the deal"),

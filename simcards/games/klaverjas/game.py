@@ -6,23 +6,25 @@ from typing import Any
 
 import numpy as np
 
-from simcards.bots import klaverjas as kbots
-from simcards.bots.spec import BotFamily
+from simcards.games.klaverjas import bots as kbots
+from simcards.games.botspec import BotFamily
 from simcards.cards import DECK32, SUITS, suit_index
 from simcards.errors import UserError
-from simcards.games.base import (
+from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.protocol import (
+    BenchEntry,
     Game,
-    TrickState,
+    Objective,
     check_count,
-    check_seat,
-    deal_source,
-    parse_deal,
+    party_values_to_seats,
+    team_placings,
 )
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.rules import (
     OPTIONS,
+    PARTNERSHIPS,
     R_NAT_ON_TIE,
     RULES_VERSION,
     T_RULES,
@@ -32,6 +34,11 @@ from simcards.games.klaverjas.rules import (
 KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
 
 
+def _deal_scores(frames: dict) -> np.ndarray:
+    deals = frames["deals"].sort("deal_index")
+    return party_values_to_seats(deals.select("score_0", "score_1").to_numpy(), PARTNERSHIPS, 4)
+
+
 class KlaverjasGame(Game):
     deck = DECK32
     n_seats = 4
@@ -39,6 +46,9 @@ class KlaverjasGame(Game):
     rules_version = RULES_VERSION
     bots = KLAVERJAS_BOTS
     deal_columns = DEAL_COLUMNS
+    partnerships = PARTNERSHIPS
+    objectives = {"score": Objective("score", "the deal score of the tuned side's team", _deal_scores)}
+    bench = (BenchEntry("random", 1_500_000), BenchEntry("heuristic", 300_000))
     amsterdam = False
 
     def __init__(self, **options: Any):
@@ -54,6 +64,21 @@ class KlaverjasGame(Game):
         out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
         _play.simulate_into(out, seed, start, self.tables, kinds, params)
         return out
+
+    def placings(self, frames, n_games, deals_per_game):
+        """``deals_per_game`` consecutive deals form one game; the team with the higher summed
+        score is placed first (level: shared)."""
+        deals = frames["deals"]
+        if deals.height != n_games * deals_per_game:
+            raise UserError(f"{self.name}: expected {n_games * deals_per_game} deals, got {deals.height}")
+        scores = deals.sort("deal_index").select("score_0", "score_1").to_numpy().astype(np.int64)
+        totals = scores.reshape(n_games, deals_per_game, 2).sum(axis=1)
+        return team_placings(totals, PARTNERSHIPS, self.n_seats)
+
+    def report_sections(self, run, out_dir):
+        from simcards.games.klaverjas import report
+
+        return report.build(self, run, out_dir)
 
     def deal(self, hands=None, dealer: int = 0, trump=None, declarer=None, *, seed=None,
              index=None, bots: Any = "heuristic") -> "KlaverjasState":

@@ -43,6 +43,7 @@ TRUMP_POINTS = np.array([0, 0, 14, 10, 20, 3, 4, 11], dtype=np.int64)
 PLAIN_POINTS = np.array([0, 0, 0, 10, 2, 3, 4, 11], dtype=np.int64)
 LAST_TRICK_BONUS = 10
 TOTAL_CARD_POINTS = 162
+PARTNERSHIPS = ((0, 2), (1, 3))  # team 0: seats 0 and 2; team 1: seats 1 and 3
 STUK_VALUE = 20
 
 TRUMP_SELECTIONS = ("forced", "free", "random")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, kernel
-from simcards.bots.klaverjas import choose_trump, evaluate_hand
-from simcards.bots.kraken import run_bidding
+from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
+from simcards.games.kraken.bots import run_bidding
 from simcards.games.columns import column_index
 from simcards.games.klaverjas._kernels import STATE_SIZE, hand_melds, new_state
 from simcards.games.klaverjas._play import deal_cards, play_out

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simcards.games.columns import Column, per_seat, per_team
+from simcards.games.columns import Column, per_seat
+from simcards.games.klaverjas.columns import per_team
 from simcards.games.kraken.rules import BID_NAMES, CONTRA, SCOREBORD
 
 

@@ -13,12 +13,21 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcards.bots.kraken import CONTRA_BOTS, SCOREBORD_BOTS
+from simcards.games.kraken.bots import CONTRA_BOTS, SCOREBORD_BOTS
 from simcards.cards import DECK32, SUITS, suit_index
 from simcards.errors import UserError
-from simcards.games.base import Game, check_count, check_seat, deal_source, parse_deal
+from simcards.games.play import check_seat, deal_source, parse_deal
+from simcards.games.protocol import (
+    BenchEntry,
+    Game,
+    Objective,
+    check_count,
+    party_values_to_seats,
+    team_placings,
+)
 from simcards.games.klaverjas import _kernels as KK
 from simcards.games.klaverjas.game import KlaverjasState
+from simcards.games.klaverjas.rules import PARTNERSHIPS
 from simcards.games.kraken import _kernels as K
 from simcards.games.kraken import _play
 from simcards.games.kraken.columns import (
@@ -45,11 +54,37 @@ from simcards.rng import MAX_DEALS_PER_MATCH
 EXPECTED_SCOREBORD_DEALS = 24  # only sizes the first output buffer; it grows when needed
 
 
+def _match_team_values(frames: dict, columns: tuple[str, str], sign: float = 1.0) -> np.ndarray:
+    matches = frames["matches"].sort("match_index")
+    return party_values_to_seats(sign * matches.select(*columns).to_numpy().astype(np.float64),
+                                 PARTNERSHIPS, 4)
+
+
+def _match_wins(frames: dict) -> np.ndarray:
+    w = frames["matches"].sort("match_index")["winner"].to_numpy()
+    wins = np.stack([(w == 0) + 0.5 * (w == -1), (w == 1) + 0.5 * (w == -1)], axis=1)
+    return party_values_to_seats(wins, PARTNERSHIPS, 4)
+
+
+CONTRA_OBJECTIVES = {
+    "crosses": Objective("crosses", "fewer penalty crosses per match",
+                         lambda frames: _match_team_values(frames, ("crosses_0", "crosses_1"), -1.0)),
+    "score": Objective("score", "match points", lambda frames: _match_team_values(frames, ("total_0", "total_1"))),
+}
+SCOREBORD_OBJECTIVES = {
+    "score": Objective("score", "the final scoreboard total per game",
+                       lambda frames: _match_team_values(frames, ("total_0", "total_1"))),
+    "win": Objective("win", "games won (draws count half)", _match_wins),
+}
+
+
 class KrakenGame(Game):
     deck = DECK32
     n_seats = 4
     rules_version = RULES_VERSION
     unit = "match"
+    partnerships = PARTNERSHIPS
+    bench = (BenchEntry("random"), BenchEntry("heuristic", 300_000))
     variant: int
 
     def __init__(self, **options: Any):
@@ -73,6 +108,17 @@ class KrakenGame(Game):
             self._mmap, len(self.match_columns), self._expected_deals())
         return {"deals": to_frame(self.deal_columns, ints, floats),
                 "matches": to_frame(self.match_columns, matches)}
+
+    def placings(self, frames, n_games, deals_per_game):
+        """The match winner is placed first; a drawn match places both teams first."""
+        w = frames["matches"].sort("match_index")["winner"].to_numpy().astype(np.int64)
+        return team_placings(np.stack([(w == 0).astype(np.int64) - (w == 1), np.zeros_like(w)], axis=1),
+                             PARTNERSHIPS, self.n_seats)
+
+    def report_sections(self, run, out_dir):
+        from simcards.games.kraken import report
+
+        return report.build(self, run, out_dir)
 
     # ------------------------------------------------------------ interactive deals
 
@@ -210,6 +256,7 @@ class KrakenContra(KrakenGame):
     name = "kraken-contra"
     variant = CONTRA
     option_specs = CONTRA_OPTIONS
+    objectives = CONTRA_OBJECTIVES
     bots = CONTRA_BOTS
     deal_columns = CONTRA_DEAL_COLUMNS
     match_columns = CONTRA_MATCH_COLUMNS
@@ -221,6 +268,7 @@ class KrakenScorebord(KrakenGame):
     name = "kraken-scorebord"
     variant = SCOREBORD
     option_specs = SCOREBORD_OPTIONS
+    objectives = SCOREBORD_OBJECTIVES
     bots = SCOREBORD_BOTS
     deal_columns = SCOREBORD_DEAL_COLUMNS
     match_columns = SCOREBORD_MATCH_COLUMNS

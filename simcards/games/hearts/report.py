@@ -8,9 +8,9 @@ from typing import Any
 
 import polars as pl
 
-from simcards.analysis import hearts as stats
-from simcards.report import charts
-from simcards.report.render import Figure, Section, Table
+from simcards.games.hearts import stats as stats
+from simcards.present import charts
+from simcards.present.render import Figure, Section, Table
 
 Z95 = 1.959963984540054
 
@@ -136,7 +136,7 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, dutch: bool) -> lis
     return out
 
 
-def build(run, out_dir: Path) -> list[Section]:
+def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
     try:
         matches = run.scan("matches")
@@ -144,4 +144,4 @@ def build(run, out_dir: Path) -> list[Section]:
         matches = None
     labels = seat_bot_labels(run.manifest["config"]["bots"])
     tables = all_tables(deals, matches, labels)
-    return sections(tables, out_dir, dutch=run.ruleset == "hartenjagen")
+    return sections(tables, out_dir, dutch=game.dutch)

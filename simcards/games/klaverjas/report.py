@@ -6,9 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from simcards.analysis import klaverjas as stats
-from simcards.report import charts
-from simcards.report.render import Figure, Section, Table
+from simcards.games.klaverjas import stats as stats
+from simcards.present import charts
+from simcards.present.render import Figure, Section, Table
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 
@@ -101,5 +101,5 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
     ]
 
 
-def build(run, out_dir: Path) -> list[Section]:
+def build(game, run, out_dir: Path) -> list[Section]:
     return sections(stats.all_tables(run.scan(), run.options), out_dir)

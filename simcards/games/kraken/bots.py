@@ -46,9 +46,9 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import kernel
-from simcards.bots import klaverjas as kbots
-from simcards.bots.klaverjas import evaluate_hand
-from simcards.bots.spec import BotFamily
+from simcards.games.klaverjas import bots as kbots
+from simcards.games.klaverjas.bots import evaluate_hand
+from simcards.games.botspec import BotFamily
 
 _K = kbots.N_PARAMS
 

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from simcards.games import game_class  # noqa: E402
-from simcards.report.render import Figure, Section, Table, write_report  # noqa: E402
+from simcards.present.render import Figure, Section, Table, write_report  # noqa: E402
 
 
 def _gain_chart(profile: pl.DataFrame, name: str, chosen: float, baseline: float, unit: str,

@@ -1,5 +1,5 @@
-"""Bot tournaments for any four-player ruleset: the same deals replayed with the seats rotated,
-rated with the four-player Elo of `simcards.rating`.
+"""Bot tournaments for any ruleset: the same deals replayed with the seats rotated, rated with
+the multi-player Elo of `simcards.rating`.
 
     from simcards.tournament import tournament
     result = tournament("hearts", {"cautious": {"kind": "heuristic", "params": {"moon_threshold": 99}},
@@ -11,21 +11,18 @@ rated with the four-player Elo of `simcards.rating`.
     result.placings     # placing counts with 95% Wilson intervals
 
 How a tournament is played. Game ``g`` (match index ``start + g``) is played ``n_seats`` times,
-once per rotation ``r``: seat ``s`` is taken by table entrant ``(s + r) % 4``. Every rotation
+once per rotation ``r``: seat ``s`` is taken by table entrant ``(s + r) % n_seats``. Every rotation
 simulates the same match indices with the same seed, so the cards of deal ``k`` of game ``g``
 are the same in every rotation (the later deals of a game may differ in how the game went).
-Ratings are updated after every played game in the order (game, rotation). In partnership
-games the cyclic rotation keeps entrants ``i`` and ``i + 2`` partners throughout, and both
-partners share their team's placing.
+Ratings are updated after every played game in the order (game, rotation). The cyclic rotation
+keeps partners of a fixed partnership together throughout (entrants ``i`` and ``i + 2`` in a
+four-seat partnership game), and partners share their team's placing.
 
-With more than four entrants, every combination of four (in the given order) plays ``n_games``
-games with the seats rotated as above.
+With more entrants than seats, every combination of ``n_seats`` (in the given order) plays
+``n_games`` games with the seats rotated as above.
 
-Placings come from the ruleset's data: a ``matches`` frame with ``place_0..3`` (Hartenjagen,
-Hearts); else a ``matches`` frame with a team ``winner`` (-1 draw) and ``total_0/1`` (Kraken);
-else, for deal-unit partnership games (Klaverjassen), ``deals_per_game`` consecutive deals form
-one game and the team with the higher summed ``score`` is placed first (level: shared). A
-ruleset can also provide ``match_placings(frames) -> int array [games, 4]`` itself.
+Placings come from the game (`Game.placings`): for deal-unit rulesets ``deals_per_game``
+consecutive deals form one game.
 """
 
 from __future__ import annotations
@@ -37,10 +34,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcards.analysis.stats import wilson
+from simcards.stats import wilson
 from simcards.errors import UserError
 from simcards.games import load
-from simcards.games.base import Game, check_count
+from simcards.games.protocol import Game, check_count
 from simcards.rating import START_RATING, Ratings
 
 
@@ -52,11 +49,11 @@ class TournamentResult:
       ``games``, ``mean_place``, ``wins`` (games placed first, shared firsts included).
     - ``history``: one row per entrant and rated game: ``game`` (0, 1, ... in play order),
       ``entrant``, ``rating`` after that game, ``change``. Plot rating against game.
-    - ``placings``: one row per entrant and placing 1..4: ``entrant``, ``place``, ``count``,
+    - ``placings``: one row per entrant and placing 1..n_seats: ``entrant``, ``place``, ``count``,
       ``n`` (games of the entrant), ``rate``, and the 95% Wilson interval ``lo``, ``hi``.
     - ``games``: one row per rated game: ``game``, ``table`` (index of the four-entrant
-      combination), ``match_index``, ``rotation``, ``entrant_0..3`` (who sat at each seat) and
-      ``place_0..3``.
+      combination), ``match_index``, ``rotation``, ``entrant_0..`` (who sat at each seat) and
+      ``place_0..``.
     - ``table``: the `simcards.rating.Ratings` object, to continue rating elsewhere.
     """
 
@@ -89,43 +86,6 @@ def _entrant_list(entrants: Any) -> list[tuple[str, Any]]:
     return items
 
 
-def _team_places(a: np.ndarray, b: np.ndarray, higher_better: bool = True) -> np.ndarray:
-    """[games, 4] seat placings of a partnership game from team results a (seats 0, 2) and
-    b (seats 1, 3)."""
-    if not higher_better:
-        a, b = -a, -b
-    p0 = np.where(a > b, 1, np.where(a == b, 1, 2))
-    p1 = np.where(b > a, 1, np.where(a == b, 1, 2))
-    return np.stack([p0, p1, p0, p1], axis=1).astype(np.int64)
-
-
-def match_placings(game: Game, frames: dict[str, pl.DataFrame], n_games: int,
-                   deals_per_game: int) -> np.ndarray:
-    """Seat placings [n_games, 4] (1 = best) of the games in ``frames`` (see the module
-    docstring for where they come from)."""
-    hook = getattr(game, "match_placings", None)
-    if callable(hook):
-        return np.asarray(hook(frames), dtype=np.int64)
-    matches = frames.get("matches")
-    if matches is not None:
-        matches = matches.sort("match_index")
-        cols = matches.columns
-        if all(f"place_{s}" in cols for s in range(4)):
-            return matches.select([f"place_{s}" for s in range(4)]).to_numpy().astype(np.int64)
-        if "winner" in cols and "total_0" in cols and "total_2" not in cols:
-            w = matches["winner"].to_numpy().astype(np.int64)
-            return _team_places((w == 0).astype(np.int64) - (w == 1), np.zeros_like(w))
-    deals = frames["deals"]
-    if "score_0" in deals.columns and "score_1" in deals.columns and "score_2" not in deals.columns:
-        if deals.height != n_games * deals_per_game:
-            raise UserError(f"{game.name}: expected {n_games * deals_per_game} deals, got {deals.height}")
-        s0 = deals["score_0"].to_numpy().astype(np.int64).reshape(n_games, deals_per_game).sum(1)
-        s1 = deals["score_1"].to_numpy().astype(np.int64).reshape(n_games, deals_per_game).sum(1)
-        return _team_places(s0, s1)
-    raise UserError(f"{game.name} has no placings a tournament can use: it needs matches with "
-                     "place_0..3, a team winner, or per-team deal scores")
-
-
 def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
                options: dict | None = None, start: int = 0,
                deals_per_game: int | None = None, start_rating: float = START_RATING,
@@ -133,13 +93,13 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
     """Play a bot tournament and rate it.
 
     Parameters
-    - ``ruleset``: a four-player ruleset name (``"hearts"``, ``"hartenjagen"``,
-      ``"klaverjas-rotterdam"``, ...) or a loaded game; ``options`` are its rule options.
+    - ``ruleset``: a ruleset name (see `simcards.rulesets()`) or a loaded game; ``options`` are
+      its rule options.
     - ``entrants``: ``{name: bot spec}`` (a spec as in configs: ``"heuristic"``, or
       ``{"kind": "heuristic", "params": {...}}``), or a list of specs (named after their kind,
-      ``heuristic#2`` for a repeat). At least four.
+      ``heuristic#2`` for a repeat). At least as many as the game has seats.
     - ``n_games``: games per four-entrant table *before* rotation; each is played once per
-      rotation (4 times), so each table rates ``4 * n_games`` games.
+      rotation (``n_seats`` times), so each table rates ``n_seats * n_games`` games.
     - ``seed``, ``start``: the run seed and first match index; the same arguments always give
       the same tournament.
     - ``deals_per_game``: for deal-unit rulesets (Klaverjassen), deals that form one game
@@ -150,13 +110,13 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
     intervals, and the per-game seatings and placings).
     """
     game = ruleset if isinstance(ruleset, Game) else load(ruleset, **(options or {}))
-    if game.n_seats != 4:
-        raise UserError(f"{game.name} has {game.n_seats} seats; tournaments need a four-player ruleset")
+    n_seats = game.n_seats
     n_games = check_count("n_games", n_games, 1)
     seed, start = check_count("seed", seed), check_count("start", start)
     items = _entrant_list(entrants)
-    if len(items) < 4:
-        raise UserError(f"entrants: {len(items)} given; a tournament needs at least 4")
+    if len(items) < n_seats:
+        raise UserError(f"entrants: {len(items)} given; a {game.name} tournament needs at least "
+                        f"{n_seats}")
     for name, spec in items:  # validate every spec once, naming the entrant
         try:
             game.resolve_bots(spec)
@@ -173,36 +133,37 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
         table.add(name)
     rows = []
     counter = 0
-    rotations = range(4) if rotate else range(1)
-    for t, combo in enumerate(itertools.combinations(range(len(items)), 4)):
+    rotations = range(n_seats) if rotate else range(1)
+    seats = range(n_seats)
+    for t, combo in enumerate(itertools.combinations(range(len(items)), n_seats)):
         seat_places = {}
         for r in rotations:
-            seated = [combo[(s + r) % 4] for s in range(4)]
+            seated = [combo[(s + r) % n_seats] for s in seats]
             bots = [items[i][1] for i in seated]
             frames = game.simulate_chunk(n_games * dpg, seed=seed, bots=bots, start=start * dpg) \
                 if game.unit != "match" else game.simulate_chunk(n_games, seed=seed, bots=bots,
                                                                  start=start)
-            seat_places[r] = (seated, match_placings(game, frames, n_games, dpg))
+            seat_places[r] = (seated, np.asarray(game.placings(frames, n_games, dpg), dtype=np.int64))
         for g in range(n_games):
             for r in rotations:
                 seated, places = seat_places[r]
                 names = [items[i][0] for i in seated]
                 table.update(names, places[g].tolist())
                 rows.append({"game": counter, "table": t, "match_index": start + g, "rotation": r,
-                             **{f"entrant_{s}": names[s] for s in range(4)},
-                             **{f"place_{s}": int(places[g][s]) for s in range(4)}})
+                             **{f"entrant_{s}": names[s] for s in seats},
+                             **{f"place_{s}": int(places[g][s]) for s in seats}})
                 counter += 1
     games = pl.DataFrame(rows, schema={"game": pl.Int64, "table": pl.Int64, "match_index": pl.Int64,
                                        "rotation": pl.Int8,
-                                       **{f"entrant_{s}": pl.String for s in range(4)},
-                                       **{f"place_{s}": pl.Int8 for s in range(4)}})
+                                       **{f"entrant_{s}": pl.String for s in seats},
+                                       **{f"place_{s}": pl.Int8 for s in seats}})
     long = pl.concat([games.select(pl.col(f"entrant_{s}").alias("entrant"),
-                                   pl.col(f"place_{s}").alias("place")) for s in range(4)])
+                                   pl.col(f"place_{s}").alias("place")) for s in seats])
     placing_rows = []
     for name, _ in items:
         mine = long.filter(pl.col("entrant") == name)["place"].to_numpy()
         n = int(mine.size)
-        for place in range(1, 5):
+        for place in range(1, n_seats + 1):
             count = int((mine == place).sum())
             lo, hi = wilson(count, n)
             placing_rows.append({"entrant": name, "place": place, "count": count, "n": n,

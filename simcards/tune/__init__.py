@@ -2,17 +2,14 @@
 
 How a candidate is scored: the tuned bot (the baseline bot with the candidate's parameters)
 plays a *duplicate match* against the baseline: every unit (deal, or match for match rulesets)
-is played twice on the same cards, once with the tuned bot in seats 0 and 2 and once in seats
-1 and 3. The unit's gain is the tuned side's advantage averaged over both seatings, which
+is played once per seating of the game's ``tune_seatings`` on the same cards (Klaverjassen:
+the tuned bot as team 0, then as team 1). The unit's gain is the tuned seats' advantage over
+the others (the game's objective, `Objective.seat_values`), averaged over the seatings, which
 removes the luck of the cards. Every candidate plays the same units (the config's seed), so two
-candidates are compared on paired differences (simcards/tune.py does the search).
+candidates are compared on paired differences (simcards/tune/search.py does the search).
 
-Objectives (``objective`` in the config; "auto" picks the first of each ruleset):
-- kraken-contra: "crosses" (fewer penalty crosses per match), "score" (match points);
-- kraken-scorebord: "score" (final scoreboard total per game), "win" (games won, draws half);
-- klaverjas-*: "score" (deal score);
-- hearts, hartenjagen: "placing" (mean placing of the two tuned seats, better is higher gain),
-  "score" (final game score, lower is better).
+Objectives (``objective`` in the config; "auto" picks the game's first): each game lists its
+own (`Game.objectives`; `simcards rulesets NAME` prints them).
 
 The tuned parameters and their ranges come from the config's [tune] table. The result is a
 thresholds.toml a run config can include as is, and a report with each parameter's gain curve
@@ -33,8 +30,8 @@ from typing import Any, Callable
 import numpy as np
 import polars as pl
 
-from simcards.analysis.stats import Z95
-from simcards.bots.spec import bot_problems
+from simcards.stats import Z95
+from simcards.games.botspec import bot_problems
 from simcards.config import (
     ConfigError,
     _int_problem,
@@ -45,50 +42,11 @@ from simcards.config import (
     _unknown_keys,
     _workers,
 )
-from simcards.games import game_class, load
-from simcards.tune import ParamRange, SearchResult, search
+from simcards.games import game_class, load, rulesets
+from simcards.tune.search import ParamRange, SearchResult, search
 
 TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
              "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
-
-
-def _team_values_kraken_contra(frames: dict, objective: str) -> np.ndarray:
-    m = frames["matches"].sort("match_index")
-    if objective == "crosses":
-        return -m.select("crosses_0", "crosses_1").to_numpy().astype(np.float64)
-    return m.select("total_0", "total_1").to_numpy().astype(np.float64)
-
-
-def _team_values_kraken_scorebord(frames: dict, objective: str) -> np.ndarray:
-    m = frames["matches"].sort("match_index")
-    if objective == "win":
-        w = m["winner"].to_numpy()
-        return np.stack([(w == 0) + 0.5 * (w == -1), (w == 1) + 0.5 * (w == -1)], axis=1).astype(np.float64)
-    return m.select("total_0", "total_1").to_numpy().astype(np.float64)
-
-
-def _team_values_klaverjas(frames: dict, objective: str) -> np.ndarray:
-    d = frames["deals"].sort("deal_index")
-    return d.select("score_0", "score_1").to_numpy().astype(np.float64)
-
-
-def _team_values_hearts(frames: dict, objective: str) -> np.ndarray:
-    m = frames["matches"].sort("match_index")
-    cols = ("place" if objective == "placing" else "score")
-    seats = m.select([f"{cols}_{s}" for s in range(4)]).to_numpy().astype(np.float64)
-    # lower is better for both: negate; a team is the two seats of the same parity
-    return -np.stack([(seats[:, 0] + seats[:, 2]) / 2, (seats[:, 1] + seats[:, 3]) / 2], axis=1)
-
-
-# ruleset -> (objectives, first is the default; team values per unit: higher is better)
-OBJECTIVES: dict[str, tuple[tuple[str, ...], Callable[[dict, str], np.ndarray]]] = {
-    "kraken-contra": (("crosses", "score"), _team_values_kraken_contra),
-    "kraken-scorebord": (("score", "win"), _team_values_kraken_scorebord),
-    "klaverjas-rotterdam": (("score",), _team_values_klaverjas),
-    "klaverjas-amsterdam": (("score",), _team_values_klaverjas),
-    "hearts": (("placing", "score"), _team_values_hearts),
-    "hartenjagen": (("placing", "score"), _team_values_hearts),
-}
 
 
 @dataclass(frozen=True)
@@ -108,10 +66,11 @@ class TuneConfig:
     chunk_size: int = 500
     output: str = "reports"
 
-    def bots(self, params: dict[str, float], tuned_team: int) -> list:
+    def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
+        """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
         tuned = {"kind": self.baseline["kind"], "params": {**self.baseline.get("params", {}), **params}}
         base = {"kind": self.baseline["kind"], "params": dict(self.baseline.get("params", {}))}
-        return [tuned if seat % 2 == tuned_team else base for seat in range(4)]
+        return [tuned if seat in tuned_seats else base for seat in range(n_seats)]
 
 
 def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
@@ -137,8 +96,9 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     _unknown_keys(data, TUNE_KEYS, problems)
     game = _name_and_ruleset(data, problems)
     name, ruleset = data.get("name"), data.get("ruleset")
-    if game is not None and ruleset not in OBJECTIVES:
-        problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(OBJECTIVES)))
+    if game is not None and not game.objectives:
+        tunable = [r for r in rulesets() if game_class(r).objectives]
+        problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(tunable)))
         game = None
     unit_key = "matches" if game is not None and game.unit == "match" else "deals"
     units = data.get(unit_key)
@@ -151,7 +111,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     workers = _workers(data, problems)
     objective = data.get("objective", "auto")
     if game is not None:
-        allowed = OBJECTIVES[ruleset][0]
+        allowed = tuple(game.objectives)
         if objective == "auto":
             objective = allowed[0]
         elif objective not in allowed:
@@ -189,14 +149,25 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                       chunk_size=data.get("chunk_size", 500), output=output)
 
 
-def _duplicate_chunk(ruleset: str, rules_json: str, bots_a, bots_b, seed: int, start: int, n: int,
-                     objective: str) -> np.ndarray:
-    """Worker task: per-unit gains of the tuned side on units start .. start+n-1."""
+def seating_gain(values: np.ndarray, tuned_seats: tuple[int, ...]) -> np.ndarray:
+    """Per-unit gain of the tuned seats: their mean value minus the other seats' mean."""
+    tuned = np.zeros(values.shape[1], dtype=bool)
+    tuned[list(tuned_seats)] = True
+    return values[:, tuned].mean(axis=1) - values[:, ~tuned].mean(axis=1)
+
+
+def _duplicate_chunk(ruleset: str, rules_json: str, config: "TuneConfig", params: dict,
+                     seed: int, start: int, n: int) -> np.ndarray:
+    """Worker task: per-unit gains of the tuned side on units start .. start+n-1, averaged over
+    the game's duplicate seatings."""
     game = load(ruleset, **json.loads(rules_json))
-    values = OBJECTIVES[ruleset][1]
-    a = values(game.simulate_chunk(n, seed=seed, bots=bots_a, start=start), objective)
-    b = values(game.simulate_chunk(n, seed=seed, bots=bots_b, start=start), objective)
-    return ((a[:, 0] - a[:, 1]) + (b[:, 1] - b[:, 0])) / 2
+    values = game.objectives[config.objective].seat_values
+    seatings = game.tune_seatings
+    total = np.zeros(n, dtype=np.float64)
+    for seats in seatings:
+        bots = config.bots(params, seats, game.n_seats)
+        total += seating_gain(values(game.simulate_chunk(n, seed=seed, bots=bots, start=start)), seats)
+    return total / len(seatings)
 
 
 class DuplicateEvaluator:
@@ -212,8 +183,8 @@ class DuplicateEvaluator:
         c = self.config
         rules_json = json.dumps(c.rules, sort_keys=True)
         starts = range(0, self.units, c.chunk_size)
-        tasks = [delayed(_duplicate_chunk)(c.ruleset, rules_json, c.bots(params, 0), c.bots(params, 1),
-                                           self.seed, s, min(c.chunk_size, self.units - s), c.objective)
+        tasks = [delayed(_duplicate_chunk)(c.ruleset, rules_json, c, params, self.seed, s,
+                                           min(c.chunk_size, self.units - s))
                  for s in starts]
         jobs = min(c.workers, len(tasks))
         parts = Parallel(n_jobs=jobs, backend="loky")(tasks) if jobs > 1 else [t[0](*t[1], **t[2]) for t in tasks]
@@ -322,7 +293,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
 def write_outputs(result: TuneResult) -> dict[str, Path]:
     """thresholds.toml, the report (gain curves with bands) and the tables, under
     <output>/<name>/."""
-    from simcards.report.tuning import write_tune_report
+    from simcards.tune.report import write_tune_report
 
     out_dir = Path(result.config.output) / result.config.name
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from simcards.analysis.stats import Z95
+from simcards.stats import Z95
 from simcards.errors import UserError
 
 Evaluator = Callable[[dict[str, float]], np.ndarray]  # params -> per-unit gains (same units)

@@ -12,10 +12,10 @@ matplotlib.use("Agg")  # files only, no screen
 import matplotlib.pyplot as plt
 import polars as pl
 
-from simcards.analysis import kraken as stats
+from simcards.games.kraken import stats as stats
 from simcards.dataset import DatasetError
-from simcards.report import charts
-from simcards.report.render import Figure, Section, Table
+from simcards.present import charts
+from simcards.present.render import Figure, Section, Table
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 MIN_N = 30
@@ -198,7 +198,7 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, contra: bool,
     ]
 
 
-def build(run, out_dir: Path) -> list[Section]:
+def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
     try:
         matches = run.scan("matches")

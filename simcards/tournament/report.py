@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from simcards.config import TournamentConfig  # noqa: E402
-from simcards.report.render import Figure, Section, Table, write_report  # noqa: E402
+from simcards.present.render import Figure, Section, Table, write_report  # noqa: E402
 from simcards.tournament import tournament  # noqa: E402
 
 

@@ -31,7 +31,7 @@ import math
 
 import polars as pl
 
-from simcards.analysis.stats import mean_exprs, rate_exprs, wilson_columns
+from simcards.stats import mean_exprs, rate_exprs, wilson_columns
 from simcards.cards import SUITS
 
 CONTRA_BIDS = ("kraak", "rekraak", "superkraak")

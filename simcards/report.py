@@ -3,32 +3,24 @@ tables (Parquet and CSV) under reports/<run name>/."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from simcards.dataset import DatasetError, open_run
-from simcards.report.render import write_report
-
-# ruleset -> module whose build(run, out_dir) returns that ruleset's report sections
-SECTION_MODULES = {
-    "klaverjas-rotterdam": "simcards.report.klaverjas",
-    "klaverjas-amsterdam": "simcards.report.klaverjas",
-    "kraken-contra": "simcards.report.kraken",
-    "kraken-scorebord": "simcards.report.kraken",
-    "hartenjagen": "simcards.report.hearts",
-    "hearts": "simcards.report.hearts",
-}
+from simcards.errors import UserError
+from simcards.games import load
+from simcards.present.render import write_report
 
 
 def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> dict[str, Path]:
     """Write the report of the run at ``run_path``; returns the paths of report.html and .md."""
     run = open_run(run_path)
-    module_name = SECTION_MODULES.get(run.ruleset)
-    if module_name is None:
-        raise DatasetError(f"no report is defined for ruleset {run.ruleset!r}")
+    try:
+        game = load(run.ruleset, **run.options)
+    except UserError as err:
+        raise DatasetError(f"{run.path}: {err}") from None
     out_dir = Path(reports_root) / run.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    sections = importlib.import_module(module_name).build(run, out_dir)
+    sections = game.report_sections(run, out_dir)
     m = run.manifest
     units = sum(e["n"] for e in m["chunks"] if e.get("status") == "done")
     meta = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.analysis.stats import mean_exprs, rate_exprs, wilson_columns
+from simcards.stats import mean_exprs, rate_exprs, wilson_columns
 from simcards.cards import SUITS
 from simcards.games.klaverjas.rules import RANKS, RJ, RK, RQ, STUK_VALUE, run_lengths
 

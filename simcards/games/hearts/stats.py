@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from simcards.analysis.stats import mean_exprs, rate_exprs
+from simcards.stats import mean_exprs, rate_exprs
 from simcards.errors import UserError
 
 SEATS = range(4)

@@ -1,0 +1,42 @@
+"""The ruleset registry. A game folder registers its `Game` classes with `register` when it is
+imported; `simcards/games/__init__.py` imports each game folder in one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcards.errors import UserError
+from simcards.games.protocol import Game
+
+_GAMES: dict[str, type[Game]] = {}
+
+
+def register(*classes: type[Game]) -> None:
+    """Make rulesets loadable by name (a name registered twice must be the same class)."""
+    for cls in classes:
+        known = _GAMES.get(cls.name)
+        if known is not None and known is not cls:
+            raise ValueError(f"ruleset name {cls.name!r} is registered twice")
+        _GAMES[cls.name] = cls
+
+
+def unregister(name: str) -> None:
+    """Forget a ruleset (for tests that register a toy one)."""
+    _GAMES.pop(name, None)
+
+
+def rulesets() -> list[str]:
+    """Names of every ruleset, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    try:
+        return _GAMES[name]
+    except (KeyError, TypeError):
+        raise UserError(f"unknown ruleset {name!r}; rulesets are {', '.join(rulesets())}") from None
+
+
+def load(name: str, **options: Any) -> Game:
+    """A ruleset with its options (ValueError naming any unknown ruleset or option)."""
+    return game_class(name)(**options)
