@@ -76,6 +76,11 @@ class TrickState:
     def to_move(self) -> int:
         return int(self._st[self.kernels.S_TO_MOVE])
 
+    @property
+    def last_winner(self) -> int:
+        """Seat that won the last completed trick, -1 before the first."""
+        return int(self._st[self.kernels.S_LAST_WINNER])
+
     def hand(self, seat: int) -> list[str]:
         return self.game.deck.hand_codes(int(self._st[self.kernels.S_HAND + seat]))
 

@@ -28,7 +28,12 @@ What it implements:
 
 - ``simulate_chunk`` (through `_simulate_frames`): the runner's frames for a range of units.
 - ``deal(...)``: an interactive deal (a `simcards.games.play.TrickState`), given by hand or as
-  deal ``index`` of a run with ``seed``; ``replay(seed, index, bots)``: that deal trick by trick.
+  deal ``index`` of a run with ``seed``.
+- ``replay(seed, index, bots)``: that deal trick by trick. It is generic: the game's batch
+  kernel simulates the deal's unit with its trace switch on (`_simulate_traced`), and the
+  game turns the deal's row into an interactive state (`state_from_row`) and a header
+  (`replay_header`); the traced cards are then played on that state, so a replay is legal card
+  by card and reproduces the row. `trick_record` may add per-trick fields.
 - ``parties(deals)``: party id per seat of every deal row.
 - ``placings(frames, n_games, deals_per_game)``: seat placings for `simcards tournament`.
 - ``report_sections(run, out_dir)``: the report's sections (`simcards.present.render.Section`).
@@ -50,6 +55,7 @@ from simcards.errors import UserError
 from simcards.games.botspec import BotFamily, resolve_bots
 from simcards.games.columns import Column, to_frame
 from simcards.games.options import Option, resolve_options
+from simcards.rng import MAX_DEALS_PER_MATCH
 
 
 def check_count(name: str, value: Any, minimum: int = 0) -> int:
@@ -187,8 +193,71 @@ class Game:
     def deal(self, *args, **kwargs):
         raise NotImplementedError
 
-    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+    # ------------------------------------------------------------ replay (generic)
+
+    def unit_of_deal(self, index: int) -> int:
+        """The unit (deal, or match) that global deal ``index`` belongs to."""
+        return index if self.unit == "deal" else index // MAX_DEALS_PER_MATCH
+
+    def _simulate_traced(self, seed: int, start: int, n: int, kinds, params
+                         ) -> tuple[dict[str, pl.DataFrame], np.ndarray]:
+        """The frames of units start .. start+n-1 and the cards of every deal row in play order
+        ([deal rows, deck size]), from the same kernel loop as `_simulate_frames`."""
         raise NotImplementedError
+
+    def state_from_row(self, row: dict, kinds, params):
+        """The interactive state of a simulated deal row, before its first card."""
+        raise NotImplementedError
+
+    def replay_header(self, row: dict, state) -> dict:
+        """What the replay shows before the tricks (hands, contract, bidding, ...)."""
+        return {"deal_index": int(row["deal_index"]), "dealer": int(row["dealer"])}
+
+    def trick_record(self, state, before: dict) -> dict:
+        """Extra fields of a completed trick; ``before`` is `trick_snapshot` taken before its
+        first card."""
+        return {}
+
+    def trick_snapshot(self, state) -> dict:
+        return {}
+
+    def run_deal(self, seed: int, index: int, kinds, params) -> tuple[dict, np.ndarray]:
+        """(row, cards in play order) of global deal ``index`` of a run with ``seed``; a
+        UserError when the run never plays that deal."""
+        frames, traces = self._simulate_traced(seed, self.unit_of_deal(index), 1, kinds, params)
+        indices = frames["deals"]["deal_index"].to_list()
+        if index not in indices:
+            unit = self.unit_of_deal(index)
+            raise UserError(f"deal index {index} is not a deal of a {self.name} run: "
+                            f"{self.unit} {unit} has the deal indices "
+                            f"{', '.join(str(i) for i in indices)} with these bots")
+        k = indices.index(index)
+        return frames["deals"].row(k, named=True), traces[k]
+
+    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+        """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
+        ``bots``, trick by trick, with the game's header and the result."""
+        kinds, params = self.resolve_bots(bots)
+        seed, index = check_count("seed", seed), check_count("index", index)
+        row, trace = self.run_deal(seed, index, kinds, params)
+        state = self.state_from_row(row, kinds, params)
+        header = self.replay_header(row, state)
+        tricks = []
+        n_seats = self.n_seats
+        for k, card in enumerate(trace):
+            if card < 0:  # the deal ended before every card was played
+                break
+            if k % n_seats == 0:
+                tricks.append({"leader": state.to_move, "cards": []})
+                before = self.trick_snapshot(state)
+            seat = state.to_move
+            code = self.deck.code(int(card))
+            state.play(code)
+            tricks[-1]["cards"].append((seat, code))
+            if k % n_seats == n_seats - 1:
+                tricks[-1]["winner"] = state.last_winner
+                tricks[-1].update(self.trick_record(state, before))
+        return {**header, "tricks": tricks, "result": state.result()}
 
     # ------------------------------------------------------------ analysis
 
