@@ -9,7 +9,7 @@ import pytest
 import simcards
 from simcards.games.klaverjas import exact
 from simcards.games.klaverjas.rules import RANKS
-import naive
+from naive import klaverjas as naive
 
 N_HANDS = comb(32, 8)
 

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 import simcards
-import naive
+from naive import klaverjas as naive
 
 ROTTERDAM, AMSTERDAM = "klaverjas-rotterdam", "klaverjas-amsterdam"
 BOTH = [ROTTERDAM, AMSTERDAM]

@@ -16,7 +16,7 @@ import simcards
 from simcards.cards import DECK32
 from simcards.games import _trick
 from simcards.games.klaverjas import _kernels as K
-import naive
+from naive import klaverjas as naive
 
 RULESETS = ["klaverjas-rotterdam", "klaverjas-amsterdam"]
 RANKS = naive.RANKS

@@ -11,7 +11,7 @@ import pytest
 
 import simcards
 from simcards.games.klaverjas import _kernels as K
-import naive
+from naive import klaverjas as naive
 
 ROTTERDAM, AMSTERDAM = "klaverjas-rotterdam", "klaverjas-amsterdam"
 BOTH = [ROTTERDAM, AMSTERDAM]

@@ -1,7 +1,7 @@
 """Roem in the hand (RULES.md sections 2 and 3): the single highest meld decides, each tie-break
 step of both rulesets, stuk, the trick rule; and the kernel against the naive reference."""
 
-import naive_kraken as naive
+from naive import kraken as naive
 import numpy as np
 import pytest
 

@@ -1,7 +1,7 @@
 """Kraken scoring: every worked number of the two source documents, each scoring branch of both
 rulesets, and the public pure functions against the naive reference on random input."""
 
-import naive_kraken as naive
+from naive import kraken as naive
 import numpy as np
 import pytest
 
