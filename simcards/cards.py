@@ -131,6 +131,16 @@ def suit_index(suit: str) -> int:
     raise UserError(f"{suit!r} is not a suit; suits are C, D, H, S")
 
 
+def parse_suit(value, name: str = "trump") -> int:
+    """A suit given as a letter ('C', 'D', 'H', 'S') or an id 0..3 -> its id; a UserError
+    naming ``name`` otherwise."""
+    if isinstance(value, str) and value.strip().upper() in SUITS and len(value.strip()) == 1:
+        return SUITS.index(value.strip().upper())
+    if not isinstance(value, (bool, str)) and value in range(4):
+        return int(value)
+    raise UserError(f"{name} = {value!r} is not a suit; use C, D, H, S (or 0..3)")
+
+
 # ---------------------------------------------------------------- njit bitmask helpers
 
 
