@@ -147,6 +147,22 @@ def test_trick_winner_matches_naive(data):
     assert got == naive.trick_winner(trick, trump)
 
 
+def test_arithmetic_fast_path_equals_the_table_path():
+    """Klaverjassen's per-card kernels find suits and who beats whom by arithmetic on card ids;
+    the shared trick kernel reads the same facts from the tables. Every (trump, card, best)."""
+    T = GAMES["klaverjas-rotterdam"].tables
+    for trump in range(4):
+        for card in range(32):
+            assert K.trick_suit(trump, card) == _trick.eff_suit(T, trump, card)
+            suit = _trick.eff_suit(T, trump, card)
+            assert K.suit_cards(card >> 3) == _trick.suit_mask(T, trump, card >> 3 if suit != 4 else 4)
+            beaten_by = _trick.beating_mask(np.int64(-1) & ((1 << 32) - 1), card, T, trump)
+            assert K.cards_beating(card, trump, T) & ((1 << 32) - 1) == beaten_by
+            for best in range(32):
+                if best != card:
+                    assert bool(K.card_beats(card, best, trump, T)) == bool(_trick.beats(card, best, T, trump))
+
+
 four_kind_options = st.lists(st.sampled_from(RANKS), unique=True, max_size=8)
 
 

@@ -1,8 +1,15 @@
 """Klaverjassen rules as Numba kernels: legal moves, applying a card, roem, pit, nat, score.
 
-A deal in progress is one int64 array (the S_* slots below). The batch loop (_play.py) and the
-interactive `State` (game.py) both advance it with `apply_card`, so there is one implementation
-of the rules. Bots read only the public slots and their own hand.
+A deal in progress is one int64 array in the shared layout (simcards/games/_state.py) with the
+game's own slots from S_GAME on. The batch loop (_play.py) and the interactive `State`
+(game.py) both advance it with `apply_card`, so there is one implementation of the rules. Bots
+read only the public slots and their own hand.
+
+The contract index of the trick tables is the trump suit, and a card id is suit * 8 + rank, so
+the per-card kernels find effective suits and who beats whom by arithmetic (`trick_suit`,
+`card_beats`, `cards_beating`): that fast path equals the shared table kernels of
+simcards/games/_trick.py (`eff_suit`, `beats`, `beating_mask`), which a property test checks
+card by card (tests/test_klaverjas_properties.py).
 """
 
 from __future__ import annotations
@@ -11,6 +18,26 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index
+from simcards.games._state import (
+    S_CONTRACT,
+    S_DEALER,
+    S_DECLARER,
+    S_GAME,
+    S_HAND,
+    S_LAST_WINNER,
+    S_LEADER,
+    S_N_PLAYED,
+    S_PLAYED,
+    S_TO_MOVE,
+    S_TRICK,
+    S_TRICK_NO,
+    S_VOIDS,
+    S_WIN_POS,
+    close_trick,
+    pass_turn,
+    place_card,
+    start_play,
+)
 from simcards.games._trick import TRUMP, eff_suit
 from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
@@ -32,24 +59,15 @@ from simcards.games.klaverjas.rules import (
     TOTAL_CARD_POINTS,
 )
 
-# ---- deal state slots (int64 array of length STATE_SIZE)
-S_HAND = 0  # 0..3: hands still held
-S_TRUMP = 4
-S_DECLARER = 5  # seat that plays the game
-S_LEADER = 6  # seat that led the current trick
-S_N_PLAYED = 7  # cards in the current trick
-S_TRICK = 8  # 8..11: cards of the current trick in play order
-S_PLAYED = 12  # mask of every card played so far (current trick included)
-S_VOIDS = 13  # 13..16: per seat, bit s set when the seat is known to hold no card of eff. suit s
-S_TRICK_NO = 17  # completed tricks
-S_POINTS = 18  # 18, 19: card points per team (last-trick bonus included)
-S_ROEM = 20  # 20, 21: table roem per team (pit bonus included at the end)
-S_TRICKS = 22  # 22, 23: tricks per team
-S_TO_MOVE = 24
-S_DEALER = 25
-S_LAST_WINNER = 26  # seat that won the last completed trick, -1 before
-S_WIN_POS = 27  # position in the current trick of the card winning it so far
-STATE_SIZE = 28
+# ---- deal state: the shared header (simcards/games/_state.py), then Klaverjassen's own slots
+S_TRUMP = S_CONTRACT  # the contract is the trump suit
+S_POINTS = S_GAME  # 2 slots: card points per team (last-trick bonus included)
+S_ROEM = S_GAME + 2  # 2 slots: table roem per team (pit bonus included at the end)
+S_TRICKS = S_GAME + 4  # 2 slots: tricks per team
+STATE_SIZE = S_GAME + 6
+
+__all__ = ["S_DEALER", "S_DECLARER", "S_HAND", "S_LAST_WINNER", "S_LEADER", "S_N_PLAYED",
+           "S_PLAYED", "S_TO_MOVE", "S_TRICK", "S_TRICK_NO", "S_VOIDS", "S_WIN_POS"]
 
 N_TRICKS = 8
 
@@ -71,16 +89,10 @@ def card_points(T, trump, card):
 
 @kernel
 def new_state(st, hands, dealer, trump, declarer):
-    """Start the play of a deal in ``st`` (forehand leads)."""
-    st[:] = 0
-    for seat in range(4):
-        st[S_HAND + seat] = hands[seat]
-    st[S_TRUMP] = trump
-    st[S_DECLARER] = declarer
-    st[S_DEALER] = dealer
-    st[S_LEADER] = (dealer + 1) % 4
-    st[S_TO_MOVE] = (dealer + 1) % 4
-    st[S_LAST_WINNER] = -1
+    """Start the play of a deal in ``st`` (forehand leads); the declaring party is the
+    declarer's team."""
+    party = np.int64(0b0101) << (declarer & 1)
+    start_play(st, hands, 4, dealer, (dealer + 1) & 3, trump, declarer, party)
 
 
 # ---- card facts by arithmetic: a card id is suit * 8 + rank, and the contract is the trump suit,
@@ -210,7 +222,6 @@ def apply_card(st, card, T):
     n = st[S_N_PLAYED] & 3
     trump = st[S_TRUMP] & 3
     card = card & 31
-    bit = np.int64(1) << card
     if n == 0:
         st[S_WIN_POS] = 0
     else:
@@ -229,13 +240,9 @@ def apply_card(st, card, T):
                 if forced:
                     st[S_VOIDS + seat] |= np.int64(1) << TRUMP
         st[S_WIN_POS] = n if card_beats(card, best, trump, T) else win_pos  # (a select)
-    st[S_HAND + seat] &= ~bit
-    st[S_TRICK + n] = card
-    st[S_PLAYED] |= bit
-    n += 1
+    n = place_card(st, seat, n, card)
     if n < 4:
-        st[S_N_PLAYED] = n
-        st[S_TO_MOVE] = (seat + 1) & 3
+        pass_turn(st, seat, n, 4)
         return False
     return complete_trick(st, T)
 
@@ -252,18 +259,15 @@ def complete_trick(st, T):
         card = st[S_TRICK + i] & 31
         points += card_points(T, trump, card)
         mask |= np.int64(1) << card
-    st[S_TRICK_NO] += 1
-    if st[S_TRICK_NO] == N_TRICKS:
+    last = st[S_TRICK_NO] == N_TRICKS - 1
+    if last:
         points += LAST_TRICK_BONUS
     st[S_POINTS + team] += points
     if rule(T, R_TABLE_ROEM) != 0:
         st[S_ROEM + team] += trick_roem(mask, trump, T)
     st[S_TRICKS + team] += 1
-    st[S_LEADER] = winner
-    st[S_TO_MOVE] = winner
-    st[S_N_PLAYED] = 0
-    st[S_LAST_WINNER] = winner
-    if st[S_TRICK_NO] == N_TRICKS:
+    close_trick(st, winner)
+    if last:
         award_pit(st, T)
         return True
     return False

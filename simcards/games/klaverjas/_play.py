@@ -1,8 +1,9 @@
 """The Klaverjassen batch kernel: deal, choose the contract, play out with bots, score.
 
-`simulate_batch` writes one column per row of an int64 matrix (DEAL_COLUMNS order); every deal
-draws only from its own (seed, deal index) streams, so any slice of a run can be recomputed
-alone and `replay_deal` retraces a single deal card by card.
+`simulate_into` writes one column per deal into an int64 matrix (rows from `DEAL_ROWS`); every
+deal draws only from its own (seed, deal index) streams, so any slice of a run can be
+recomputed alone. Its trace switch records the cards of each deal in play order, which is how
+`replay` retraces a deal: with the same loop, not a copy of it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from simcards.games.klaverjas.bots import (
     evaluate_hand,
     wants_to_declare,
 )
-from simcards.games.columns import column_index
+from simcards.games.columns import RowLayout
 from simcards.games.klaverjas._kernels import (
     S_POINTS,
     S_ROEM,
@@ -46,12 +47,13 @@ from simcards.rng import (
     reset_stream,
 )
 
-_C = column_index(DEAL_COLUMNS)
-C_DEAL_INDEX, C_DEALER, C_HAND = _C["deal_index"], _C["dealer"], _C["hand_0"]
-C_TRUMP, C_DECLARER, C_ESTIMATE = _C["trump"], _C["declarer"], _C["estimate"]
-C_POINTS, C_ROEM, C_TRICKS = _C["points_0"], _C["roem_0"], _C["tricks_0"]
-C_PIT, C_NAT, C_SCORE, C_ROEM_HAND = _C["pit"], _C["nat"], _C["score_0"], _C["roem_hand_0"]
-N_COLUMNS = len(DEAL_COLUMNS)
+DEAL_ROWS = RowLayout(DEAL_COLUMNS)
+C_DEAL_INDEX, C_DEALER, C_HAND = (DEAL_ROWS.row(c) for c in ("deal_index", "dealer", "hand_0"))
+C_TRUMP, C_DECLARER, C_ESTIMATE = (DEAL_ROWS.row(c) for c in ("trump", "declarer", "estimate"))
+C_POINTS, C_ROEM, C_TRICKS = (DEAL_ROWS.row(c) for c in ("points_0", "roem_0", "tricks_0"))
+C_PIT, C_NAT, C_SCORE, C_ROEM_HAND = (DEAL_ROWS.row(c) for c in ("pit", "nat", "score_0", "roem_hand_0"))
+N_COLUMNS = DEAL_ROWS.n_int
+N_CARDS = 32
 
 
 @kernel
@@ -94,18 +96,13 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
 
 
 @driver
-def simulate_batch(seed, start, n, T, bot_kind, bot_params):
-    """Deals start .. start+n-1 of a run: an int64 matrix, one row per DEAL_COLUMNS column."""
-    out = np.empty((N_COLUMNS, n), dtype=np.int64)
-    simulate_into(out, seed, start, T, bot_kind, bot_params)
-    return out
-
-
-@driver
-def simulate_into(out, seed, start, T, bot_kind, bot_params):
+def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
     """Deals start .. start+out.shape[1]-1 into ``out`` (N_COLUMNS rows), so a caller can reuse
-    one buffer across chunks instead of touching fresh pages for every chunk."""
+    one buffer across chunks instead of touching fresh pages for every chunk. With a trace
+    switch (``traces`` has a row per deal; shape [0, 32] turns it off) each deal's cards go to
+    its row of ``traces`` in play order."""
     n = out.shape[1]
+    tracing = traces.shape[0] > 0
     hands = np.empty(4, dtype=np.int64)
     deck = np.empty(32, dtype=np.int64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -120,6 +117,8 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params):
         new_state(st, hands, dealer, trump, declarer)
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, bot_kind, bot_params, rng, trace)
+        if tracing:
+            traces[k, :] = trace
         nat = klaverjas_score(st[S_POINTS:S_POINTS + 2], st[S_ROEM:S_ROEM + 2], declarer & 1,
                               T[T_RULES + R_NAT_ON_TIE], score)
         out[C_DEAL_INDEX, k] = index
@@ -137,21 +136,3 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params):
             out[C_SCORE + team, k] = score[team]
         out[C_PIT, k] = st[S_TRICKS] == 8 or st[S_TRICKS + 1] == 8
         out[C_NAT, k] = nat
-
-
-@driver
-def replay_deal(seed, index, T, bot_kind, bot_params):
-    """Deal ``index`` as a run with ``seed`` plays it: (hands, dealer, trump, declarer, estimate,
-    cards in play order)."""
-    hands = np.empty(4, dtype=np.int64)
-    deck = np.empty(32, dtype=np.int64)
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    trace = np.empty(32, dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    dealer = deal_cards(seed, index, hands, deck, rng)
-    reset_stream(rng, seed, index, STREAM_CONTRACT)
-    trump, declarer, est = choose_contract(hands, dealer, T, bot_kind, bot_params, rng)
-    new_state(st, hands, dealer, trump, declarer)
-    reset_stream(rng, seed, index, STREAM_PLAY)
-    play_out(st, T, bot_kind, bot_params, rng, trace)
-    return hands, dealer, trump, declarer, est, trace

@@ -8,14 +8,13 @@ import numpy as np
 
 from simcards.games.klaverjas import bots as kbots
 from simcards.games.botspec import BotFamily
-from simcards.cards import DECK32, SUITS, suit_index
+from simcards.cards import DECK32, SUITS, parse_suit
 from simcards.errors import UserError
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
 from simcards.games.protocol import (
     BenchEntry,
     Game,
     Objective,
-    check_count,
     party_values_to_seats,
     team_placings,
 )
@@ -32,6 +31,7 @@ from simcards.games.klaverjas.rules import (
 )
 
 KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
+_NO_TRACES = np.empty((0, _play.N_CARDS), dtype=np.int64)  # the trace switch off
 
 
 def _deal_scores(frames: dict) -> np.ndarray:
@@ -62,8 +62,32 @@ class KlaverjasGame(Game):
         if self._buffer.size < _play.N_COLUMNS * n:
             self._buffer = np.empty(_play.N_COLUMNS * n, dtype=np.int64)
         out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params)
+        _play.simulate_into(out, seed, start, self.tables, kinds, params, _NO_TRACES)
         return out
+
+    def _simulate_traced(self, seed, start, n, kinds, params):
+        out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
+        traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
+        _play.simulate_into(out, seed, start, self.tables, kinds, params, traces)
+        return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
+
+    def state_from_row(self, row, kinds, params) -> "KlaverjasState":
+        hands = np.array([row[f"hand_{s}"] for s in range(4)], dtype=np.int64)
+        return KlaverjasState(self, hands, row["dealer"], row["trump"], row["declarer"])
+
+    def replay_header(self, row, state) -> dict:
+        return {"hands": [self.deck.hand_codes(h) for h in state.dealt], "dealer": state.dealer,
+                "trump": SUITS[state.trump], "declarer": state.declarer,
+                "estimate": float(row["estimate"])}
+
+    def trick_snapshot(self, state) -> dict:
+        return {"points": state.team_slots(K.S_POINTS), "roem": state.team_slots(K.S_ROEM)}
+
+    def trick_record(self, state, before: dict) -> dict:
+        """The trick's card points and roem, for the team that took it."""
+        team = state.last_winner & 1
+        return {"points": state.team_slots(K.S_POINTS)[team] - before["points"][team],
+                "roem": state.team_slots(K.S_ROEM)[team] - before["roem"][team]}
 
     def placings(self, frames, n_games, deals_per_game):
         """``deals_per_game`` consecutive deals form one game; the team with the higher summed
@@ -102,38 +126,11 @@ class KlaverjasGame(Game):
             trump = chosen
             declarer = chooser if declarer is None else declarer
         else:
-            trump = suit_index(trump) if isinstance(trump, str) else trump
-            if isinstance(trump, bool) or trump not in range(4):
-                raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+            trump = parse_suit(trump, "trump")
         if declarer is None:
             declarer = (dealer + 1) % 4
         declarer = check_seat("declarer", declarer)
         return KlaverjasState(self, masks, dealer, trump, declarer)
-
-    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
-        """Deal ``index`` of a run with ``seed`` and ``bots``, trick by trick."""
-        kinds, params = self.resolve_bots(bots)
-        hands, dealer, trump, declarer, est, trace = _play.replay_deal(
-            check_count("seed", seed), check_count("index", index), self.tables, kinds, params)
-        state = KlaverjasState(self, hands, dealer, trump, declarer)
-        tricks = []
-        for k, card in enumerate(trace):
-            if k % 4 == 0:
-                tricks.append({"leader": state.to_move, "cards": []})
-            seat = state.to_move
-            roem_before = [int(state._st[K.S_ROEM + t]) for t in (0, 1)]
-            points_before = [int(state._st[K.S_POINTS + t]) for t in (0, 1)]
-            state.play(self.deck.code(int(card)))
-            tricks[-1]["cards"].append((seat, self.deck.code(int(card))))
-            if k % 4 == 3:
-                winner = int(state._st[K.S_LAST_WINNER])
-                team = winner & 1
-                tricks[-1]["winner"] = winner
-                tricks[-1]["points"] = int(state._st[K.S_POINTS + team]) - points_before[team]
-                tricks[-1]["roem"] = int(state._st[K.S_ROEM + team]) - roem_before[team]
-        return {"hands": [self.deck.hand_codes(int(h)) for h in hands], "dealer": int(dealer),
-                "trump": SUITS[trump], "declarer": int(declarer), "estimate": float(est),
-                "tricks": tricks, "result": state.result()}
 
 
 class KlaverjasRotterdam(KlaverjasGame):
@@ -169,6 +166,10 @@ class KlaverjasState(TrickState):
     @property
     def is_over(self) -> bool:
         return int(self._st[K.S_TRICK_NO]) == K.N_TRICKS
+
+    def team_slots(self, slot: int) -> list[int]:
+        """The two per-team values of the state starting at ``slot`` (team 0, team 1)."""
+        return [int(self._st[slot]), int(self._st[slot + 1])]
 
     def result(self) -> dict:
         """Points, roem, tricks, pit, nat and score per team (valid once `is_over`)."""
