@@ -23,6 +23,8 @@ What a ruleset declares (class attributes):
   equally often. Default: the partnerships, else each seat alone.
 - ``objectives``: tuning objectives, name -> `Objective`; the first is the default.
 - ``bench``: `BenchEntry` rows for `scripts/bench.py` (bots, target deals per second).
+- ``tricks_per_deal`` and ``card_points_total``: what every completed deal's tricks and card
+  points add up to (`row_totals` reads them from a deal row).
 
 What it implements:
 
@@ -35,6 +37,8 @@ What it implements:
   (`replay_header`); the traced cards are then played on that state, so a replay is legal card
   by card and reproduces the row. `trick_record` may add per-trick fields.
 - ``parties(deals)``: party id per seat of every deal row.
+- ``result_row(state)``: the deal-row fields a finished interactive deal determines, named as
+  the columns, so a replay can be checked against the row it reproduces.
 - ``placings(frames, n_games, deals_per_game)``: seat placings for `simcards tournament`.
 - ``report_sections(run, out_dir)``: the report's sections (`simcards.present.render.Section`).
 - ``openspiel_rate(seconds)``: OpenSpiel's uniform random deals per second where OpenSpiel has
@@ -131,6 +135,8 @@ class Game:
     partnerships: tuple[tuple[int, ...], ...] | None = None
     objectives: dict[str, Objective] = {}
     bench: tuple[BenchEntry, ...] = (BenchEntry("random"), BenchEntry("heuristic"))
+    tricks_per_deal: int
+    card_points_total: int
 
     def __init__(self, **options: Any):
         self.options = resolve_options(self.name, self.option_specs, options)
@@ -191,6 +197,14 @@ class Game:
         raise NotImplementedError
 
     def deal(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def row_totals(self, row: dict) -> tuple[int, int]:
+        """(card points, tricks) of a completed deal row, summed over seats or parties."""
+        raise NotImplementedError
+
+    def result_row(self, state) -> dict:
+        """Column name -> value of the fields of a deal row that ``state`` (over) determines."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ replay (generic)

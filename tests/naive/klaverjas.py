@@ -293,3 +293,13 @@ class Deal:
             "roem_hand": [hand_melds(h, self.trump, self.rules.hand_four_kind_ranks)
                           for h in self.dealt],
         }
+
+
+def legal_moves_of(game, state, amsterdam: bool | None = None) -> set[str]:
+    """The reference's legal cards (as codes) in an interactive Klaverjassen-family deal, from
+    what the state shows: the mover's hand, the trick so far and the trump."""
+    if amsterdam is None:
+        amsterdam = bool(game.amsterdam)
+    hand = cards(state.hand(state.to_move))
+    trick = cards(state.trick)
+    return {code(c) for c in legal_moves(hand, trick, state.trump, amsterdam)}

@@ -117,3 +117,10 @@ def scorebord(trump: str, bid: int, playing: int, points, roem, rounding="half_u
         entry[winner] = stake + all_roem
         marks[1 - winner] = "KRAAK"
     return {"nat": nat, "entry": entry, "marks": marks}
+
+
+def legal_moves_of(game, state) -> set[str]:
+    """Kraken plays the Klaverjassen legal-move rules its ``play_rules`` option names."""
+    from naive import klaverjas
+
+    return klaverjas.legal_moves_of(game, state, game.options["play_rules"] == "amsterdam")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import polars as pl
 
 from simcards.games.klaverjas import bots as kbots
 from simcards.games.botspec import BotFamily
@@ -24,6 +25,7 @@ from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.rules import (
     OPTIONS,
     PARTNERSHIPS,
+    TOTAL_CARD_POINTS,
     R_NAT_ON_TIE,
     RULES_VERSION,
     T_RULES,
@@ -47,6 +49,8 @@ class KlaverjasGame(Game):
     bots = KLAVERJAS_BOTS
     deal_columns = DEAL_COLUMNS
     partnerships = PARTNERSHIPS
+    tricks_per_deal = K.N_TRICKS
+    card_points_total = TOTAL_CARD_POINTS
     objectives = {"score": Objective("score", "the deal score of the tuned side's team", _deal_scores)}
     bench = (BenchEntry("random", 1_500_000), BenchEntry("heuristic", 300_000))
     amsterdam = False
@@ -80,6 +84,18 @@ class KlaverjasGame(Game):
                 "trump": SUITS[state.trump], "declarer": state.declarer,
                 "estimate": float(row["estimate"])}
 
+    def row_totals(self, row) -> tuple[int, int]:
+        return row["points_0"] + row["points_1"], row["tricks_0"] + row["tricks_1"]
+
+    def result_row(self, state) -> dict:
+        res = state.result()
+        out = {"trump": SUITS.index(res["trump"]), "declarer": res["declarer"], "pit": res["pit"],
+               "nat": res["nat"]}
+        for key in ("points", "roem", "tricks", "score"):
+            out.update({f"{key}_{t}": res[key][t] for t in range(2)})
+        out.update({f"roem_hand_{s}": res["roem_hand"][s] for s in range(4)})
+        return out
+
     def trick_snapshot(self, state) -> dict:
         return {"points": state.team_slots(K.S_POINTS), "roem": state.team_slots(K.S_ROEM)}
 
@@ -98,6 +114,16 @@ class KlaverjasGame(Game):
         scores = deals.sort("deal_index").select("score_0", "score_1").to_numpy().astype(np.int64)
         totals = scores.reshape(n_games, deals_per_game, 2).sum(axis=1)
         return team_placings(totals, PARTNERSHIPS, self.n_seats)
+
+    def exact_hand_meld_values(self, with_stuk: bool) -> pl.DataFrame:
+        """Exact probability of each hand-meld total of one hand, from enumerating all C(32, 8)
+        hands (with stuk: for a trump that does not depend on the hand)."""
+        from simcards.games.klaverjas.exact import hand_meld_distribution
+
+        dist = hand_meld_distribution(hand_four_kind_ranks=tuple(self.options["hand_four_kind_ranks"]),
+                                      with_stuk=with_stuk)
+        return pl.DataFrame({"roem_hand": list(dist.keys()), "exact": list(dist.values())},
+                            schema={"roem_hand": pl.Int16, "exact": pl.Float64}).sort("roem_hand")
 
     def report_sections(self, run, out_dir):
         from simcards.games.klaverjas import report

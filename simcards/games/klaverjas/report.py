@@ -102,4 +102,4 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
 
 
 def build(game, run, out_dir: Path) -> list[Section]:
-    return sections(stats.all_tables(run.scan(), run.options), out_dir)
+    return sections(stats.all_tables(run.scan(), run.options, game.exact_hand_meld_values), out_dir)

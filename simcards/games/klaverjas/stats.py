@@ -180,24 +180,15 @@ def distribution(lf: pl.LazyFrame, measure: str, bin_width: int = 10) -> pl.Data
     return pl.concat(frames).sort("team", "bin").collect()
 
 
-def exact_hand_meld_values(options: dict, with_stuk: bool) -> pl.DataFrame:
-    """Exact probability of each hand-meld total of one hand, from enumerating all C(32, 8)
-    hands (with stuk: for a trump that does not depend on the hand)."""
-    from simcards.games.klaverjas.exact import hand_meld_distribution
-
-    dist = hand_meld_distribution(hand_four_kind_ranks=tuple(options.get("hand_four_kind_ranks", RANKS)),
-                                  with_stuk=with_stuk)
-    return pl.DataFrame({"roem_hand": list(dist.keys()), "exact": list(dist.values())},
-                        schema={"roem_hand": pl.Int16, "exact": pl.Float64}).sort("roem_hand")
-
-
-def all_tables(lf: pl.LazyFrame, options: dict) -> dict[str, pl.DataFrame]:
-    """Every Klaverjassen statistic of a run, by table name."""
+def all_tables(lf: pl.LazyFrame, options: dict, exact_melds) -> dict[str, pl.DataFrame]:
+    """Every Klaverjassen statistic of a run, by table name. ``exact_melds(with_stuk)`` gives
+    the exact hand-meld odds (`KlaverjasGame.exact_hand_meld_values`: the enumeration is the
+    game's, not the statistics')."""
     melds = hand_meld_values(lf, with_stuk=True)
     if options.get("trump_selection") == "random":  # stuk independent of the hand: exact too
-        melds = melds.join(exact_hand_meld_values(options, True), on="roem_hand", how="left")
-    no_stuk = hand_meld_values(lf, with_stuk=False).join(
-        exact_hand_meld_values(options, False), on="roem_hand", how="left")
+        melds = melds.join(exact_melds(True), on="roem_hand", how="left")
+    no_stuk = hand_meld_values(lf, with_stuk=False).join(exact_melds(False), on="roem_hand",
+                                                         how="left")
     return {
         "hand_meld_values": melds,
         "hand_meld_values_no_stuk": no_stuk,
