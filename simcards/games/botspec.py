@@ -16,6 +16,11 @@ import numpy as np
 from simcards.errors import UserError
 
 
+# Every game offers these two kinds under these ids; a game may add more after them.
+RANDOM, HEURISTIC = 0, 1
+STANDARD_KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+
+
 @dataclass(frozen=True)
 class BotFamily:
     """The bots of one game: kind names -> kernel ids, and the parameter row (name, default,

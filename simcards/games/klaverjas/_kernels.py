@@ -177,15 +177,23 @@ def legal_mask(st, T):
     return non_trumps if non_trumps != 0 else trumps
 
 
+@hot
+def suit_runs(cards, T, run_table):
+    """(sum of the ``run_table`` block over the four suit bytes of ``cards``, the 8-bit mask of
+    the ranks ``cards`` holds in every suit): what sequence and four-of-a-kind roem read."""
+    total = 0
+    common = np.int64(0xFF)
+    for suit in range(4):
+        byte = (cards >> (8 * suit)) & 0xFF
+        total += T[run_table + byte]
+        common &= byte
+    return total, common
+
+
 @kernel
 def trick_roem(trick_mask, trump, T):
     """Table roem of the cards of one trick (sequences, four of a kind, stuk)."""
-    roem = 0
-    common = np.int64(0xFF)
-    for suit in range(4):
-        byte = (trick_mask >> (8 * suit)) & 0xFF
-        roem += T[T_TABLE_RUN + byte]
-        common &= byte
+    roem, common = suit_runs(trick_mask, T, T_TABLE_RUN)
     if common != 0:
         roem += T[T_TABLE_FOUR + lowest_bit_index(common)]
     stuk = T[T_STUK + trump]
@@ -198,12 +206,7 @@ def trick_roem(trick_mask, trump, T):
 def hand_melds(hand, trump, T):
     """Total of a hand's melds (RULES.md section 2): runs, four of a kind, stuk of ``trump``
     (no stuk when trump < 0)."""
-    total = 0
-    common = np.int64(0xFF)
-    for suit in range(4):
-        byte = (hand >> (8 * suit)) & 0xFF
-        total += T[T_HAND_RUN + byte]
-        common &= byte
+    total, common = suit_runs(hand, T, T_HAND_RUN)
     while common != 0:
         total += T[T_HAND_FOUR + lowest_bit_index(common)]
         common &= common - 1

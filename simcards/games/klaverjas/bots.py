@@ -38,10 +38,10 @@ from simcards.games.klaverjas.rules import (
     SUIT_TOP_RANK,
     T_POWER,
 )
+from simcards.games.botspec import HEURISTIC, RANDOM, STANDARD_KINDS
 from simcards.rng import randint
 
-RANDOM, HEURISTIC = 0, 1
-KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+KINDS = STANDARD_KINDS
 
 # (name, default, meaning): the parameter row of a bot, in this order.
 PARAMS = (
