@@ -157,3 +157,18 @@ def test_three_seat_toy_plays_three_seats():
     masks = np.stack([deals[f"hand_{s}"].to_numpy().astype(np.int64) for s in range(3)], axis=1)
     assert (np.bitwise_or.reduce(masks, axis=1) == game.deck.full_mask).all()
     assert (deals.select([f"tricks_{s}" for s in range(3)]).sum_horizontal() == 8).all()
+
+
+def test_three_seat_tournament_and_tuning_run_on_generic_code():
+    from simcards.tournament import tournament
+    from simcards.tune import seating_gain
+
+    res = tournament(ToyGame(), ["random", "lowest", "random"], n_games=3, seed=2, deals_per_game=2)
+    assert res.games.height == 3 * 3  # each game once per rotation of three seats
+    assert set(res.placings["place"].to_list()) == {1, 2, 3}
+    game = ToyGame()
+    assert game.tune_seatings == ((0,), (1,), (2,))
+    values = game.objectives["points"].seat_values(game.simulate_chunk(4, seed=1, bots="random"))
+    assert values.shape == (4, 3)
+    gain = seating_gain(values, (1,))
+    assert np.allclose(gain, values[:, 1] - values[:, [0, 2]].mean(axis=1))
