@@ -294,9 +294,12 @@ def test_replay_and_deal_refuse_a_deal_the_run_never_played():
     played = int(game.simulate_chunk(1, seed=1)["matches"]["deals"][0])
     game.replay(1, played - 1)
     game.deal(seed=1, index=played - 1)
-    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+    # the message names the deal indices the game played: 0 .. played - 1
+    refused = (f"deal index {played} is not a deal of a kraken-scorebord run: match 0 has the "
+               f"deal indices {', '.join(str(i) for i in range(played))} with these bots")
+    with pytest.raises(ValueError, match=refused):
         game.replay(1, played)
-    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+    with pytest.raises(ValueError, match=refused):
         game.deal(seed=1, index=played)
     # a contra match has deals_per_match deals: deal() refuses the others as replay() does
     contra = simcards.load("kraken-contra")
