@@ -9,6 +9,7 @@ import pytest
 
 import simcards
 from simcards.games.kraken.bots import CONTRA_PARAMS, SCOREBORD_PARAMS
+from simcards.games.kraken.rules import MARK_NAMES
 from simcards.games.kraken.scoring import contra_deal_score, scorebord_entry
 from simcards.rng import MAX_DEALS_PER_MATCH
 
@@ -221,6 +222,36 @@ def test_replay_and_deal_reproduce_a_simulated_deal(contra_run):
         assert state.bid == row["bid"] and state.trump == row["trump"]
 
 
+@pytest.mark.parametrize("name", ["kraken-contra", "kraken-scorebord"])
+def test_the_trace_switch_changes_no_row(name):
+    # replay runs the simulation's own loop with the trace switch on: the same frames, plus
+    # every deal's 32 cards in play order, legal card by card and reproducing the row
+    game = simcards.load(name)
+    kinds, params = game.resolve_bots("heuristic")
+    frames, traces = game._simulate_traced(5, 3, 2, kinds, params)
+    plain = game.simulate_chunk(2, seed=5, start=3)
+    for key in ("deals", "matches"):
+        assert frames[key].equals(plain[key])
+    assert traces.shape == (plain["deals"].height, 32)
+    assert (np.sort(traces, axis=1) == np.arange(32)).all()
+    for k, row in enumerate(_rows(plain["deals"])):
+        if row["deal_no"] >= 3:
+            continue
+        state = game.state_from_row(row, kinds, params)
+        assert state.bid == row["bid"] and state.declarer == row["declarer"]
+        for card in traces[k]:
+            state.play(game.deck.code(int(card)))
+        res = state.result()
+        assert res["score"] == [row["score_0"], row["score_1"]]
+        assert res["hand_roem"] == [row["hand_roem_0"], row["hand_roem_1"]]
+        rep = game.replay(5, row["deal_index"])
+        assert [c for t in rep["tricks"] for _, c in t["cards"]] == [game.deck.code(int(c)) for c in traces[k]]
+        assert rep["result"] == res and rep["match_index"] == row["match_index"]
+        assert round(rep["estimate"]) == row["estimate"]
+        if name == "kraken-scorebord":
+            assert res["marks"] == [MARK_NAMES[row["mark_0"]], MARK_NAMES[row["mark_1"]]]
+
+
 def test_interactive_deal_with_a_given_contract():
     game = simcards.load("kraken-contra")
     deck = game.deck.codes
@@ -294,9 +325,12 @@ def test_replay_and_deal_refuse_a_deal_the_run_never_played():
     played = int(game.simulate_chunk(1, seed=1)["matches"]["deals"][0])
     game.replay(1, played - 1)
     game.deal(seed=1, index=played - 1)
-    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+    # the message names the deal indices the game played: 0 .. played - 1
+    refused = (f"deal index {played} is not a deal of a kraken-scorebord run: match 0 has the "
+               f"deal indices {', '.join(str(i) for i in range(played))} with these bots")
+    with pytest.raises(ValueError, match=refused):
         game.replay(1, played)
-    with pytest.raises(ValueError, match=f"ended after {played} deals"):
+    with pytest.raises(ValueError, match=refused):
         game.deal(seed=1, index=played)
     # a contra match has deals_per_match deals: deal() refuses the others as replay() does
     contra = simcards.load("kraken-contra")

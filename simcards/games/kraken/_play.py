@@ -4,9 +4,12 @@
 only from the streams of deal index ``match_deal_index(m, d)`` (rng.py), and the match's first
 dealer from its own match stream, so any match (and any deal) can be recomputed alone.
 
-One kernel serves both rulesets: the variant and every rule come from the table ``T``, and the
-dataset rows each field goes to from a column map (`deal_column_map`), since the two rulesets
-name some columns differently.
+One kernel serves both rulesets: the variant and every rule come from the table ``T``. It
+writes the rows of `DEAL_ROWS` and `MATCH_ROWS` (columns.py), each the union of both rulesets'
+columns, by the row numbers below; a value the rulesets name differently (the level-2 bid:
+rekraak in contra, overkraak on the scoreboard) goes into both rows, and `RowLayout.to_frame`
+picks a ruleset's own columns. The trace switch (``run[R_TRACE]``) also keeps every deal's
+cards in play order: a replay reruns the deal's match in this same loop (protocol.py).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ import numpy as np
 from simcards._jit import driver, kernel
 from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
-from simcards.games.columns import column_index
-from simcards.games.klaverjas._kernels import STATE_SIZE, hand_melds, new_state
+from simcards.games._rows import ensure_columns
+from simcards.games.klaverjas._kernels import S_TRUMP, STATE_SIZE, hand_melds, new_state
 from simcards.games.klaverjas._play import deal_cards, play_out
 from simcards.games.kraken._kernels import (
     SETTLE_SIZE,
@@ -45,7 +48,7 @@ from simcards.games.kraken._kernels import (
     krule,
     settle,
 )
-from simcards.games.kraken.columns import float_columns, int_columns
+from simcards.games.kraken.columns import DEAL_ROWS, MATCH_ROWS
 from simcards.games.kraken.rules import (
     CONTRA,
     KR_DEALS,
@@ -67,62 +70,58 @@ from simcards.rng import (
     reset_stream,
 )
 
-# ---- logical deal fields -> row of the int matrix (per-team / per-seat / per-level fields
-# take consecutive rows from the first)
-(F_MATCH, F_DEAL_NO, F_DEAL_INDEX, F_DEALER, F_HAND, F_TRUMP, F_DECLARER, F_ESTIMATE, F_BID,
- F_BIDDING_TEAM, F_BURDEN, F_BID_SEAT, F_WOULD_WIN, F_MULT, F_POINTS, F_POINTS_X, F_TRICKS,
- F_HAND_ROEM, F_STUK, F_TABLE_ROEM, F_PIT_ROEM, F_ROEM, F_MELD_TEAM, F_TOP_MELD, F_TOP_FOUR,
- F_CONTESTED, F_PIT, F_NAT, F_BID_WON, F_SCORE, F_CROSSES, F_MARK, F_TOTAL, F_ROEM_HAND) = range(34)
-N_FIELDS = 34
-_FIELD_COLUMNS = {
-    F_MATCH: "match_index", F_DEAL_NO: "deal_no", F_DEAL_INDEX: "deal_index", F_DEALER: "dealer",
-    F_HAND: "hand_0", F_TRUMP: "trump", F_DECLARER: "declarer", F_ESTIMATE: "estimate",
-    F_BID: "bid", F_BIDDING_TEAM: "bidding_team", F_BURDEN: "burden_team",
-    F_BID_SEAT: "kraak_seat", F_WOULD_WIN: "would_win_kraak", F_MULT: "multiplier",
-    F_POINTS: "points_0", F_POINTS_X: "points_x_0", F_TRICKS: "tricks_0",
-    F_HAND_ROEM: "hand_roem_0", F_STUK: "stuk_0", F_TABLE_ROEM: "table_roem_0",
-    F_PIT_ROEM: "pit_roem_0", F_ROEM: "roem_0", F_MELD_TEAM: "meld_team", F_TOP_MELD: "top_meld",
-    F_TOP_FOUR: "top_meld_four", F_CONTESTED: "contested", F_PIT: "pit", F_NAT: "nat",
-    F_BID_WON: "bid_won", F_SCORE: "score_0", F_CROSSES: "crosses_0", F_MARK: "mark_0",
-    F_TOTAL: "total_0", F_ROEM_HAND: "roem_hand_0",
-}
-
-(M_MATCH, M_DEALS, M_FIRST_DEALER, M_TOTAL, M_CROSSES, M_WINNER, M_DECLARED, M_BIDS, M_NAT,
- M_NAT_MARKS, M_KRAAK_MARKS, M_PITS) = range(12)
-N_MATCH_FIELDS = 12
-_MATCH_FIELD_COLUMNS = {
-    M_MATCH: "match_index", M_DEALS: "deals", M_FIRST_DEALER: "first_dealer", M_TOTAL: "total_0",
-    M_CROSSES: "crosses_0", M_WINNER: "winner", M_DECLARED: "declared_0", M_BIDS: "bids_0",
-    M_NAT: "nat_0", M_NAT_MARKS: "nat_marks_0", M_KRAAK_MARKS: "kraak_marks_0", M_PITS: "pits_0",
-}
+# ---- rows of the deal and match matrices (columns.py: the union of both rulesets' columns)
 
 
-def _column_map(columns, fields: dict[int, str], n: int) -> np.ndarray:
-    index = column_index(int_columns(columns))
-    out = np.full(n, -1, dtype=np.int64)
-    for field, name in fields.items():
-        out[field] = index.get(name, -1)
-    return out
+def _first_row(row, names: tuple[str, ...]) -> int:
+    """Row of ``names[0]``, checking that the other names take the rows after it."""
+    first = row(names[0])
+    if [row(name) for name in names] != list(range(first, first + len(names))):
+        raise AssertionError(f"columns {names} do not take consecutive rows")
+    return first
 
 
-def deal_column_map(columns) -> np.ndarray:
-    """Row of the int matrix of each F_* field (-1: the ruleset has no such column)."""
-    return _column_map(columns, _FIELD_COLUMNS, N_FIELDS)
+def _pair(row, name: str, n: int = 2) -> int:
+    """First row of the per-team (or, n=4, per-seat) columns ``name``_0 ..."""
+    return _first_row(row, tuple(f"{name}_{i}" for i in range(n)))
 
 
-def match_column_map(columns) -> np.ndarray:
-    return _column_map(columns, _MATCH_FIELD_COLUMNS, N_MATCH_FIELDS)
+_d, _f, _m = DEAL_ROWS.row, DEAL_ROWS.float_row, MATCH_ROWS.row
+C_MATCH, C_DEAL_NO, C_DEAL_INDEX, C_DEALER, C_TRUMP, C_DECLARER, C_ESTIMATE, C_BID = (
+    _d(name) for name in ("match_index", "deal_no", "deal_index", "dealer", "trump", "declarer",
+                          "estimate", "bid"))
+C_BIDDING_TEAM, C_BURDEN, C_MULT, C_MELD_TEAM, C_TOP_MELD, C_TOP_FOUR = (
+    _d(name) for name in ("bidding_team", "burden_team", "multiplier", "meld_team", "top_meld",
+                          "top_meld_four"))
+C_CONTESTED, C_PIT, C_NAT, C_BID_WON = (_d(name) for name in ("contested", "pit", "nat", "bid_won"))
+C_HAND, C_ROEM_HAND = _pair(_d, "hand", 4), _pair(_d, "roem_hand", 4)
+C_POINTS, C_POINTS_X, C_TRICKS, C_HAND_ROEM, C_STUK, C_TABLE_ROEM, C_PIT_ROEM, C_ROEM = (
+    _pair(_d, name) for name in ("points", "points_x", "tricks", "hand_roem", "stuk", "table_roem",
+                                 "pit_roem", "roem"))
+C_SCORE, C_CROSSES, C_MARK, C_TOTAL = (_pair(_d, name) for name in ("score", "crosses", "mark", "total"))
+# bid levels 1..3 by their contra names; level 2 is the overkraak on the scoreboard, and the
+# kernel writes it under both names
+C_BID_SEAT = _first_row(_d, ("kraak_seat", "rekraak_seat", "superkraak_seat"))
+C_WOULD_WIN = _first_row(_d, ("would_win_kraak", "would_win_rekraak", "would_win_superkraak"))
+C_OVERKRAAK_SEAT, C_WOULD_WIN_OVERKRAAK = _d("overkraak_seat"), _d("would_win_overkraak")
+F_EST = _first_row(_f, tuple(f"est_{name}_{j}" for name in ("kraak", "rekraak", "superkraak")
+                             for j in (1, 2)))
+F_EST_OVERKRAAK = _first_row(_f, ("est_overkraak_1", "est_overkraak_2"))
+N_DEAL_ROWS, N_FLOAT_ROWS = DEAL_ROWS.n_int, DEAL_ROWS.n_float
 
+M_MATCH, M_DEALS, M_FIRST_DEALER, M_WINNER = (
+    _m(name) for name in ("match_index", "deals", "first_dealer", "winner"))
+M_TOTAL, M_CROSSES, M_DECLARED, M_BIDS, M_NAT, M_NAT_MARKS, M_KRAAK_MARKS, M_PITS = (
+    _pair(_m, name) for name in ("total", "crosses", "declared", "bids", "nat", "nat_marks",
+                                 "kraak_marks", "pits"))
+N_MATCH_ROWS = MATCH_ROWS.n_int
 
-def n_int_rows(columns) -> int:
-    return len(int_columns(columns))
+# ---- the run array of `simulate_matches`
+R_SEED, R_START, R_N, R_EXPECTED_DEALS, R_TRACE = range(5)
+RUN_SIZE = 5
 
-
-def n_float_rows(columns) -> int:
-    return len(float_columns(columns))
-
-
-# ---- scratch: one int64 work array (W_* offsets) per batch
+# ---- scratch: one int64 work array (W_* offsets) per batch; its last slots hold the context
+# of the deal being played (seed, match, deal number, dealer, output columns)
 W_HANDS = 0
 W_DECK = 4
 W_ST = W_DECK + 32
@@ -130,7 +129,11 @@ W_TRACE = W_ST + STATE_SIZE
 W_BIDDERS = W_TRACE + 32
 W_SETTLE = W_BIDDERS + 3
 W_PAIR = W_SETTLE + SETTLE_SIZE  # two scratch slots for match totals
-WORK_SIZE = W_PAIR + 2
+W_SEED = W_PAIR + 2
+W_MATCH, W_DEAL_NO, W_INDEX, W_DEALER = W_SEED + 1, W_SEED + 2, W_SEED + 3, W_SEED + 4
+W_ESTIMATE = W_SEED + 5  # the declarer's trump estimate, rounded
+W_COL, W_MCOL = W_SEED + 6, W_SEED + 7  # column of the match's first deal row, of its match row
+WORK_SIZE = W_SEED + 8
 
 
 @kernel
@@ -141,95 +144,108 @@ def first_dealer(seed, match, rng):
 
 
 @kernel
-def dealer_of(seed, index, rng):
-    """Dealer of deal ``index`` of a run: the match's first dealer, rotated clockwise."""
-    match = index // MAX_DEALS_PER_MATCH
-    return (first_dealer(seed, match, rng) + index % MAX_DEALS_PER_MATCH) % 4
-
-
-@kernel
-def bidding(hands, trump, forehand, T, kinds, params, est, bidders):
-    return run_bidding(hands, trump, forehand, krule(T, KR_MAX_BID), T, kinds, params, est, bidders)
-
-
-@kernel
-def contract(seed, index, dealer, T, kinds, params, work, est, rng):
-    """Deal ``index`` and its contract: hands into the work array, forehand names trump, then
-    the bidding. Returns (trump, declarer's estimate, bid level)."""
+def contract(T, kinds, params, work, est, trump, rng):
+    """The contract of the hands in the work array for the deal of its context (W_SEED,
+    W_INDEX, W_DEALER): forehand names trump (unless ``trump`` >= 0 is given), then the bidding
+    (estimates into ``est``, bidders into W_BIDDERS). Returns (trump, the declarer's estimate,
+    bid level)."""
+    reset_stream(rng, work[W_SEED], work[W_INDEX], STREAM_CONTRACT)
     hands = work[W_HANDS:W_HANDS + 4]
-    deal_cards(seed, index, hands, work[W_DECK:W_DECK + 32], rng)
-    reset_stream(rng, seed, index, STREAM_CONTRACT)
-    forehand = (dealer + 1) % 4
-    trump, trump_est = choose_trump(kinds[forehand], hands[forehand], T, params[forehand], rng)
-    level = bidding(hands, trump, forehand, T, kinds, params, est, work[W_BIDDERS:W_BIDDERS + 3])
+    forehand = (work[W_DEALER] + 1) % 4
+    if trump < 0:
+        trump, trump_est = choose_trump(kinds[forehand], hands[forehand], T, params[forehand], rng)
+    else:
+        trump_est = evaluate_hand(hands[forehand], trump, T, params[forehand])
+    level = run_bidding(hands, trump, forehand, krule(T, KR_MAX_BID), T, kinds, params, est,
+                        work[W_BIDDERS:W_BIDDERS + 3])
     return trump, trump_est, level
 
 
 @kernel
-def kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, row, frow, cmap):
-    """Play one deal and write its dataset row into ``row`` (int columns, all but the running
-    totals) and ``frow`` (estimates); its settlement stays in the work array (W_SETTLE + SR_*
+def kraken_deal(T, kinds, params, work, est, rng):
+    """Play the deal of the work array's context (W_SEED, W_INDEX, W_DEALER): its hands, the
+    contract (`contract`), the play (cards into W_TRACE) and the settlement (W_SETTLE + SR_*
     slots). Returns the bid level."""
-    index = match_deal_index(match, deal_no)
-    trump, trump_est, level = contract(seed, index, dealer, T, kinds, params, work, est, rng)
+    seed = work[W_SEED]
+    index = work[W_INDEX]
     hands = work[W_HANDS:W_HANDS + 4]
+    deal_cards(seed, index, hands, work[W_DECK:W_DECK + 32], rng)
+    trump, trump_est, level = contract(T, kinds, params, work, est, -1, rng)
+    work[W_ESTIMATE] = np.int64(np.round(trump_est))
     st = work[W_ST:W_ST + STATE_SIZE]
-    res = work[W_SETTLE:W_SETTLE + SETTLE_SIZE]
-    forehand = (dealer + 1) % 4
-    playing = forehand & 1
-    new_state(st, hands, dealer, trump, forehand)
+    new_state(st, hands, work[W_DEALER], trump, (work[W_DEALER] + 1) % 4)
     reset_stream(rng, seed, index, STREAM_PLAY)
     play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32])
-    settle(st, hands, level, T, res)
-
-    contra = krule(T, KR_VARIANT) == CONTRA
-    for lv in range(1, (3 if contra else 2) + 1):
-        row[cmap[F_WOULD_WIN] + lv - 1] = res[SR_WOULD_WIN + lv - 1]
-        row[cmap[F_BID_SEAT] + lv - 1] = work[W_BIDDERS + lv - 1]
-        frow[2 * (lv - 1)] = est[2 * (lv - 1)]
-        frow[2 * (lv - 1) + 1] = est[2 * (lv - 1) + 1]
-    row[cmap[F_MATCH]] = match
-    row[cmap[F_DEAL_NO]] = deal_no
-    row[cmap[F_DEAL_INDEX]] = index
-    row[cmap[F_DEALER]] = dealer
-    row[cmap[F_TRUMP]] = trump
-    row[cmap[F_DECLARER]] = forehand
-    row[cmap[F_ESTIMATE]] = np.int64(np.round(trump_est))
-    row[cmap[F_BID]] = level
-    row[cmap[F_BIDDING_TEAM]] = -1 if level == 0 else bid_team(level, playing)
-    row[cmap[F_BURDEN]] = res[SR_BURDEN]
-    row[cmap[F_MULT]] = res[SR_MULT]
-    for seat in range(4):
-        row[cmap[F_HAND] + seat] = hands[seat]
-        row[cmap[F_ROEM_HAND] + seat] = hand_melds(hands[seat], trump, T)
-    for team in range(2):
-        row[cmap[F_POINTS] + team] = res[SR_POINTS + team]
-        row[cmap[F_POINTS_X] + team] = res[SR_POINTS + team] * res[SR_MULT]
-        row[cmap[F_TRICKS] + team] = res[SR_TRICKS + team]
-        row[cmap[F_HAND_ROEM] + team] = res[SR_HAND_ROEM + team]
-        row[cmap[F_STUK] + team] = res[SR_STUK + team]
-        row[cmap[F_TABLE_ROEM] + team] = res[SR_TABLE_ROEM + team]
-        row[cmap[F_PIT_ROEM] + team] = res[SR_PIT_ROEM + team]
-        row[cmap[F_ROEM] + team] = res[SR_ROEM + team]
-        row[cmap[F_SCORE] + team] = res[SR_SCORE + team]
-        if contra:
-            row[cmap[F_CROSSES] + team] = res[SR_CROSSES + team]
-        else:
-            row[cmap[F_MARK] + team] = res[SR_MARK + team]
-    row[cmap[F_MELD_TEAM]] = res[SR_MELD_TEAM]
-    row[cmap[F_TOP_MELD]] = res[SR_TOP_MELD]
-    row[cmap[F_TOP_FOUR]] = res[SR_TOP_FOUR]
-    row[cmap[F_CONTESTED]] = res[SR_CONTESTED]
-    row[cmap[F_PIT]] = res[SR_PIT]
-    row[cmap[F_NAT]] = res[SR_NAT]
-    row[cmap[F_BID_WON]] = res[SR_BID_WON]
+    settle(st, hands, level, T, work[W_SETTLE:W_SETTLE + SETTLE_SIZE])
     return level
 
 
 @kernel
-def play_match(seed, match, T, kinds, params, work, est, rng, buf, fbuf, cmap, mrow, mmap):
-    """Match ``match``: its deals into rows 0.. of ``buf`` / ``fbuf`` (one row per deal) and its
-    summary into ``mrow`` (zeroed by the caller). Returns the deals played."""
+def write_deal(T, work, est, level, out, fout, col):
+    """The dataset row of the deal just played (`kraken_deal`) into column ``col`` of ``out``
+    (int rows, all but the running totals) and ``fout`` (estimates)."""
+    hands = work[W_HANDS:W_HANDS + 4]
+    res = work[W_SETTLE:W_SETTLE + SETTLE_SIZE]
+    dealer = work[W_DEALER]
+    trump = work[W_ST + S_TRUMP]
+    playing = ((dealer + 1) % 4) & 1
+    for lv in range(3):
+        out[C_WOULD_WIN + lv, col] = res[SR_WOULD_WIN + lv]
+        out[C_BID_SEAT + lv, col] = work[W_BIDDERS + lv]
+    out[C_WOULD_WIN_OVERKRAAK, col] = res[SR_WOULD_WIN + 1]
+    out[C_OVERKRAAK_SEAT, col] = work[W_BIDDERS + 1]
+    for i in range(6):
+        fout[F_EST + i, col] = est[i]
+    fout[F_EST_OVERKRAAK, col] = est[2]
+    fout[F_EST_OVERKRAAK + 1, col] = est[3]
+    out[C_MATCH, col] = work[W_MATCH]
+    out[C_DEAL_NO, col] = work[W_DEAL_NO]
+    out[C_DEAL_INDEX, col] = work[W_INDEX]
+    out[C_DEALER, col] = dealer
+    out[C_TRUMP, col] = trump
+    out[C_DECLARER, col] = (dealer + 1) % 4
+    out[C_ESTIMATE, col] = work[W_ESTIMATE]
+    out[C_BID, col] = level
+    out[C_BIDDING_TEAM, col] = -1 if level == 0 else bid_team(level, playing)
+    out[C_BURDEN, col] = res[SR_BURDEN]
+    out[C_MULT, col] = res[SR_MULT]
+    for seat in range(4):
+        out[C_HAND + seat, col] = hands[seat]
+        out[C_ROEM_HAND + seat, col] = hand_melds(hands[seat], trump, T)
+    for team in range(2):
+        out[C_POINTS + team, col] = res[SR_POINTS + team]
+        out[C_POINTS_X + team, col] = res[SR_POINTS + team] * res[SR_MULT]
+        out[C_TRICKS + team, col] = res[SR_TRICKS + team]
+        out[C_HAND_ROEM + team, col] = res[SR_HAND_ROEM + team]
+        out[C_STUK + team, col] = res[SR_STUK + team]
+        out[C_TABLE_ROEM + team, col] = res[SR_TABLE_ROEM + team]
+        out[C_PIT_ROEM + team, col] = res[SR_PIT_ROEM + team]
+        out[C_ROEM + team, col] = res[SR_ROEM + team]
+        out[C_SCORE + team, col] = res[SR_SCORE + team]
+        out[C_CROSSES + team, col] = res[SR_CROSSES + team]
+        out[C_MARK + team, col] = res[SR_MARK + team]
+    out[C_MELD_TEAM, col] = res[SR_MELD_TEAM]
+    out[C_TOP_MELD, col] = res[SR_TOP_MELD]
+    out[C_TOP_FOUR, col] = res[SR_TOP_FOUR]
+    out[C_CONTESTED, col] = res[SR_CONTESTED]
+    out[C_PIT, col] = res[SR_PIT]
+    out[C_NAT, col] = res[SR_NAT]
+    out[C_BID_WON, col] = res[SR_BID_WON]
+
+
+@kernel
+def play_match(T, kinds, params, work, est, rng, rows):
+    """Match W_MATCH of a run with seed W_SEED (work array slots). ``rows`` is (deal ints,
+    deal floats, match ints, traces): its deals go into columns W_COL.. of the deal matrices
+    (with their cards in play order into the same columns of the traces, when the traces have
+    columns), its summary into column W_MCOL of the match matrix (zeroed by the caller).
+    Returns the deals played."""
+    out, fout, mout, traces = rows
+    seed = work[W_SEED]
+    match = work[W_MATCH]
+    k0 = work[W_COL]
+    m = work[W_MCOL]
+    tracing = traces.shape[1] > 0
     contra = krule(T, KR_VARIANT) == CONTRA
     dealer0 = first_dealer(seed, match, rng)
     n_deals = krule(T, KR_DEALS) if contra else MAX_DEALS_PER_MATCH
@@ -242,41 +258,47 @@ def play_match(seed, match, T, kinds, params, work, est, rng, buf, fbuf, cmap, m
     winner = -1
     played = 0
     for deal_no in range(n_deals):
-        row = buf[deal_no]
+        col = k0 + deal_no
         dealer = (dealer0 + deal_no) % 4
-        level = kraken_deal(seed, match, deal_no, dealer, T, kinds, params, work, est, rng, row,
-                            fbuf[deal_no], cmap)
+        work[W_DEAL_NO] = deal_no
+        work[W_INDEX] = match_deal_index(match, deal_no)
+        work[W_DEALER] = dealer
+        level = kraken_deal(T, kinds, params, work, est, rng)
+        write_deal(T, work, est, level, out, fout, col)
+        if tracing:
+            for c in range(32):
+                traces[c, col] = work[W_TRACE + c]
         nat = work[W_SETTLE + SR_NAT] != 0
         played = deal_no + 1
-        total0 += row[cmap[F_SCORE]]
-        total1 += row[cmap[F_SCORE] + 1]
-        row[cmap[F_TOTAL]] = total0
-        row[cmap[F_TOTAL] + 1] = total1
+        total0 += out[C_SCORE, col]
+        total1 += out[C_SCORE + 1, col]
+        out[C_TOTAL, col] = total0
+        out[C_TOTAL + 1, col] = total1
         playing = ((dealer + 1) % 4) & 1
         burden = work[W_SETTLE + SR_BURDEN]
-        mrow[mmap[M_DECLARED] + playing] += 1
+        mout[M_DECLARED + playing, m] += 1
         for lv in range(level):
-            mrow[mmap[M_BIDS] + bid_team(lv + 1, playing)] += 1
+            mout[M_BIDS + bid_team(lv + 1, playing), m] += 1
         if nat:
-            mrow[mmap[M_NAT] + burden] += 1
+            mout[M_NAT + burden, m] += 1
         for team in range(2):
-            if row[cmap[F_TRICKS] + team] == 8:
-                mrow[mmap[M_PITS] + team] += 1
+            if out[C_TRICKS + team, col] == 8:
+                mout[M_PITS + team, m] += 1
         if contra:
-            crosses0 += row[cmap[F_CROSSES]]
-            crosses1 += row[cmap[F_CROSSES] + 1]
+            crosses0 += out[C_CROSSES, col]
+            crosses1 += out[C_CROSSES + 1, col]
             if nat and level == 0:
-                mrow[mmap[M_NAT_MARKS] + burden] += 1
+                mout[M_NAT_MARKS + burden, m] += 1
             if level > 0:
                 loser = burden if nat else 1 - burden
-                mrow[mmap[M_KRAAK_MARKS] + loser] += 1
+                mout[M_KRAAK_MARKS + loser, m] += 1
         else:
             for team in range(2):
-                mark = row[cmap[F_MARK] + team]
+                mark = out[C_MARK + team, col]
                 if mark == MARK_NAT:
-                    mrow[mmap[M_NAT_MARKS] + team] += 1
+                    mout[M_NAT_MARKS + team, m] += 1
                 elif mark == MARK_KRAAK:
-                    mrow[mmap[M_KRAAK_MARKS] + team] += 1
+                    mout[M_KRAAK_MARKS + team, m] += 1
             totals[0] = total0
             totals[1] = total1
             winner = scorebord_game_over(totals, target)
@@ -289,91 +311,65 @@ def play_match(seed, match, T, kinds, params, work, est, rng, buf, fbuf, cmap, m
         crosses[0] = crosses0
         crosses[1] = crosses1
         winner = contra_match_end(totals, crosses, krule(T, KR_END_CROSSES))
-        mrow[mmap[M_CROSSES]] = crosses[0]
-        mrow[mmap[M_CROSSES] + 1] = crosses[1]
-    mrow[mmap[M_MATCH]] = match
-    mrow[mmap[M_DEALS]] = played
-    mrow[mmap[M_FIRST_DEALER]] = dealer0
-    mrow[mmap[M_TOTAL]] = total0
-    mrow[mmap[M_TOTAL] + 1] = total1
-    mrow[mmap[M_WINNER]] = winner
+        mout[M_CROSSES, m] = crosses[0]
+        mout[M_CROSSES + 1, m] = crosses[1]
+    mout[M_MATCH, m] = match
+    mout[M_DEALS, m] = played
+    mout[M_FIRST_DEALER, m] = dealer0
+    mout[M_TOTAL, m] = total0
+    mout[M_TOTAL + 1, m] = total1
+    mout[M_WINNER, m] = winner
     return played
 
 
-@kernel
-def flush(buf, fbuf, played, out, fout, k0):
-    """Copy a match's deal rows into columns k0.. of the column-major outputs."""
-    for c in range(buf.shape[1]):
-        for d in range(played):
-            out[c, k0 + d] = buf[d, c]
-    for c in range(fout.shape[0]):
-        for d in range(played):
-            fout[c, k0 + d] = fbuf[d, c]
-
-
 @driver
-def simulate_matches(seed, start, n, T, kinds, params, cmap, n_int, n_float, mmap, n_match_int,
-                     expected_deals):
-    """Matches start .. start+n-1: (deal int matrix, deal float matrix, match matrix), one
-    column per deal / match (one row per dataset column)."""
-    capacity = n * expected_deals + MAX_DEALS_PER_MATCH
-    out = np.empty((n_int, capacity), dtype=np.int64)
-    fout = np.empty((n_float, capacity), dtype=np.float64)
-    mbuf = np.zeros((n, n_match_int), dtype=np.int64)
-    buf = np.empty((MAX_DEALS_PER_MATCH, n_int), dtype=np.int64)
-    fbuf = np.empty((MAX_DEALS_PER_MATCH, max(n_float, 6)), dtype=np.float64)
+def simulate_matches(run, T, kinds, params):
+    """Matches start .. start+n-1 of a run (the R_* slots of ``run``): (deal int matrix, deal
+    float matrix, match matrix, traces), one column per deal / match and one row per column of
+    `DEAL_ROWS` / `MATCH_ROWS`. With ``run[R_TRACE]`` set, the traces [32, deals] hold each
+    deal's cards in play order (the replay switch); else they are [32, 0]."""
+    n = run[R_N]
+    capacity = n * run[R_EXPECTED_DEALS] + MAX_DEALS_PER_MATCH
+    out = np.empty((N_DEAL_ROWS, capacity), dtype=np.int64)
+    fout = np.empty((N_FLOAT_ROWS, capacity), dtype=np.float64)
+    mout = np.zeros((N_MATCH_ROWS, n), dtype=np.int64)
+    traces = np.empty((32, capacity if run[R_TRACE] != 0 else 0), dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     est = np.empty(6, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
+    work[W_SEED] = run[R_SEED]
     k = 0
     for m in range(n):
-        played = play_match(seed, start + m, T, kinds, params, work, est, rng, buf, fbuf, cmap,
-                            mbuf[m], mmap)
-        if capacity - k < played:
-            capacity = 2 * capacity + played
-            grown = np.empty((n_int, capacity), dtype=np.int64)
-            grown[:, :k] = out[:, :k]
-            out = grown
-            fgrown = np.empty((n_float, capacity), dtype=np.float64)
-            fgrown[:, :k] = fout[:, :k]
-            fout = fgrown
-        flush(buf, fbuf, played, out, fout, k)
-        k += played
-    return out[:, :k].copy(), fout[:, :k].copy(), mbuf.T.copy()
+        out = ensure_columns(out, k, MAX_DEALS_PER_MATCH)
+        fout = ensure_columns(fout, k, MAX_DEALS_PER_MATCH)
+        if run[R_TRACE] != 0:
+            traces = ensure_columns(traces, k, MAX_DEALS_PER_MATCH)
+        work[W_MATCH] = run[R_START] + m
+        work[W_COL] = k
+        work[W_MCOL] = m
+        k += play_match(T, kinds, params, work, est, rng, (out, fout, mout, traces))
+    return out[:, :k], fout[:, :k], mout, traces[:, :k]
+
+
+def as_int64(value: int) -> int:
+    """A seed (0 .. 2**64 - 1) as the int64 of the same bits (the kernels hash it as uint64)."""
+    return value - (1 << 64) if value >= 1 << 63 else value
 
 
 @driver
-def replay_deal(seed, index, T, kinds, params):
-    """Deal ``index`` as a run with ``seed`` plays it: (hands, dealer, trump, estimate, bid,
-    estimates, bidders, cards in play order)."""
+def _contract_of(T, kinds, params, work, trump):
+    est = np.empty(6, dtype=np.float64)
+    rng = np.empty(1, dtype=np.uint64)
+    trump, trump_est, level = contract(T, kinds, params, work, est, trump, rng)
+    return trump, trump_est, level, est
+
+
+def choose_contract(hands, dealer: int, trump: int, T, kinds, params, seed: int, index: int):
+    """The bots' contract for given ``hands``, as deal ``index`` of a run with ``seed`` would
+    choose it: forehand names trump (unless ``trump`` >= 0 is given), then the bidding.
+    Returns (trump, declarer's estimate, bid, estimates, bidders)."""
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    est = np.empty(6, dtype=np.float64)
-    rng = np.empty(1, dtype=np.uint64)
-    match = index // MAX_DEALS_PER_MATCH
-    deal_no = index % MAX_DEALS_PER_MATCH
-    dealer = (first_dealer(seed, match, rng) + deal_no) % 4
-    trump, trump_est, level = contract(seed, index, dealer, T, kinds, params, work, est, rng)
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    new_state(st, work[W_HANDS:W_HANDS + 4], dealer, trump, (dealer + 1) % 4)
-    reset_stream(rng, seed, index, STREAM_PLAY)
-    trace = np.empty(32, dtype=np.int64)
-    play_out(st, T, kinds, params, rng, trace)
-    return (work[W_HANDS:W_HANDS + 4].copy(), dealer, trump, trump_est, level, est.copy(),
-            work[W_BIDDERS:W_BIDDERS + 3].copy(), trace)
-
-
-@driver
-def choose_contract(hands, dealer, trump, T, kinds, params, seed, index):
-    """The bots' contract for given ``hands``: forehand names trump (unless ``trump`` >= 0 is
-    given), then the bidding. Returns (trump, declarer's estimate, bid, estimates, bidders)."""
-    est = np.empty(6, dtype=np.float64)
-    bidders = np.empty(3, dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    reset_stream(rng, seed, index, STREAM_CONTRACT)
-    forehand = (dealer + 1) % 4
-    if trump < 0:
-        trump, trump_est = choose_trump(kinds[forehand], hands[forehand], T, params[forehand], rng)
-    else:
-        trump_est = evaluate_hand(hands[forehand], trump, T, params[forehand])
-    level = bidding(hands, trump, forehand, T, kinds, params, est, bidders)
-    return trump, trump_est, level, est, bidders
+    work[W_HANDS:W_HANDS + 4] = hands
+    work[W_SEED], work[W_INDEX], work[W_DEALER] = as_int64(seed), index, dealer
+    trump, trump_est, level, est = _contract_of(T, kinds, params, work, trump)
+    return trump, trump_est, level, est, work[W_BIDDERS:W_BIDDERS + 3].copy()

@@ -2,17 +2,21 @@
 
 Teams: 0 = seats 0 and 2 (WIJ), 1 = seats 1 and 3 (ZIJ). Hands are the dealt cards as bitmasks
 of card ids (RULES.md section 0). Bid levels: 0 none, 1 kraak, 2 rekraak (contra) / overkraak
-(scorebord), 3 superkraak (contra). The kernels write every integer column into one int64
-matrix (spec order, Float32 columns left out) and the estimate columns into a float64 matrix;
-`to_frame` joins them.
+(scorebord), 3 superkraak (contra). Both rulesets share one kernel: it fills the rows of
+`DEAL_ROWS` and `MATCH_ROWS`, each the union of both rulesets' columns (integer columns in an
+int64 matrix, the Float32 estimates in a float64 one), and `RowLayout.to_frame` picks a
+ruleset's columns by name.
+
+Two families of roem columns look alike: ``hand_roem_<team>`` is per team (the hand melds
+awarded to the team after the comparison), ``roem_hand_<seat>`` per seat (what that seat's own
+hand holds, before any awarding).
 """
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
-from simcards.games.columns import Column, per_seat
+from simcards.games.columns import Column, RowLayout, per_seat
 from simcards.games.klaverjas.columns import per_team
 from simcards.games.kraken.rules import BID_NAMES, CONTRA, SCOREBORD
 
@@ -59,8 +63,9 @@ def _deal_columns(variant: int) -> tuple[Column, ...]:
         *per_team("points", pl.Int16, "raw card points of team {team} (seats {seats}), last-trick 10 included"),
         *per_team("points_x", pl.Int16, "card points of team {team} times the multiplier"),
         *per_team("tricks", pl.Int8, "tricks taken by team {team}"),
-        *per_team("hand_roem", pl.Int16, "hand melds awarded to team {team} (stuk excluded; "
-                                         "only the team with the highest meld scores)"),
+        *per_team("hand_roem", pl.Int16, "per team: hand melds awarded to team {team} (stuk "
+                                         "excluded; only the team with the highest meld scores; "
+                                         "per seat before awarding: roem_hand_*)"),
         *per_team("stuk", pl.Int16, "stuk (K and Q of trump in one hand) counted for team {team}"),
         *per_team("table_roem", pl.Int16, "table roem won by team {team} (pit bonus excluded)"),
         *per_team("pit_roem", pl.Int16, "pit bonus counted as roem of team {team}"),
@@ -78,8 +83,9 @@ def _deal_columns(variant: int) -> tuple[Column, ...]:
           per_team("mark", pl.Int8, "scoreboard mark of team {team}: 0 none, 1 NAT, 2 KRAAK")),
         *per_team("total", pl.Int32, "running total of team {team}'s " +
                   ("points" if contra else "scoreboard") + " after this deal"),
-        *per_seat("roem_hand", pl.Int16, "total of seat {i}'s hand melds with the deal's trump "
-                                         "(runs, four of a kind, stuk), before any awarding"),
+        *per_seat("roem_hand", pl.Int16, "per seat: total of seat {i}'s own hand melds with the "
+                                         "deal's trump (runs, four of a kind, stuk), before any "
+                                         "awarding (per team after awarding: hand_roem_*)"),
     )
 
 
@@ -111,27 +117,6 @@ CONTRA_MATCH_COLUMNS = _match_columns(CONTRA)
 SCOREBORD_MATCH_COLUMNS = _match_columns(SCOREBORD)
 
 
-def is_float(column: Column) -> bool:
-    return column.dtype == pl.Float32
-
-
-def int_columns(columns: tuple[Column, ...]) -> tuple[Column, ...]:
-    return tuple(c for c in columns if not is_float(c))
-
-
-def float_columns(columns: tuple[Column, ...]) -> tuple[Column, ...]:
-    return tuple(c for c in columns if is_float(c))
-
-
-def to_frame(columns: tuple[Column, ...], ints: np.ndarray, floats: np.ndarray | None = None) -> pl.DataFrame:
-    """The frame in spec order: integer columns from ``ints`` rows, Float32 ones from ``floats``."""
-    series = []
-    i = f = 0
-    for column in columns:
-        if is_float(column):
-            series.append(pl.Series(column.name, floats[f]).cast(column.dtype))
-            f += 1
-        else:
-            series.append(pl.Series(column.name, ints[i]).cast(column.dtype))
-            i += 1
-    return pl.DataFrame(series)
+# one numbering of the kernel's rows for both rulesets (a row a ruleset lacks is not picked)
+DEAL_ROWS = RowLayout(CONTRA_DEAL_COLUMNS, SCOREBORD_DEAL_COLUMNS)
+MATCH_ROWS = RowLayout(CONTRA_MATCH_COLUMNS, SCOREBORD_MATCH_COLUMNS)

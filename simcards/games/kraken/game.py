@@ -14,18 +14,18 @@ import numpy as np
 import polars as pl
 
 from simcards.games.kraken.bots import CONTRA_BOTS, SCOREBORD_BOTS
-from simcards.cards import DECK32, SUITS, suit_index
+from simcards.cards import DECK32, SUITS, parse_suit
 from simcards.errors import UserError
 from simcards.games.play import check_seat, deal_source, parse_deal
 from simcards.games.protocol import (
     BenchEntry,
     Game,
     Objective,
-    check_count,
     party_values_to_seats,
     team_placings,
 )
 from simcards.games.klaverjas import _kernels as KK
+from simcards.games.klaverjas.bots import evaluate_hand
 from simcards.games.klaverjas.game import KlaverjasState
 from simcards.games.klaverjas.rules import PARTNERSHIPS
 from simcards.games.kraken import _kernels as K
@@ -33,9 +33,10 @@ from simcards.games.kraken import _play
 from simcards.games.kraken.columns import (
     CONTRA_DEAL_COLUMNS,
     CONTRA_MATCH_COLUMNS,
+    DEAL_ROWS,
+    MATCH_ROWS,
     SCOREBORD_DEAL_COLUMNS,
     SCOREBORD_MATCH_COLUMNS,
-    to_frame,
 )
 from simcards.games.kraken.rules import (
     BID_NAMES,
@@ -49,8 +50,6 @@ from simcards.games.kraken.rules import (
     build_kraken_tables,
     check_options,
 )
-from simcards.rng import MAX_DEALS_PER_MATCH
-
 EXPECTED_SCOREBORD_DEALS = 24  # only sizes the first output buffer; it grows when needed
 
 
@@ -91,8 +90,6 @@ class KrakenGame(Game):
         super().__init__(**options)
         check_options(self.name, self.options)
         self.tables = build_kraken_tables(self.options, self.variant)
-        self._cmap = _play.deal_column_map(self.deal_columns)
-        self._mmap = _play.match_column_map(self.match_columns)
 
     @property
     def bid_names(self) -> tuple[str, ...]:
@@ -101,13 +98,23 @@ class KrakenGame(Game):
     def _expected_deals(self) -> int:
         return self.options["deals_per_match"] if self.variant == CONTRA else EXPECTED_SCOREBORD_DEALS
 
+    def _simulate_matches(self, seed, start, n, kinds, params, trace: bool):
+        """The frames of matches start .. start+n-1 and the traces [deal rows, 32] (empty
+        unless ``trace``): one kernel loop for simulation and replay."""
+        run = np.zeros(_play.RUN_SIZE, dtype=np.int64)
+        run[_play.R_SEED] = _play.as_int64(seed)
+        run[_play.R_START], run[_play.R_N] = start, n
+        run[_play.R_EXPECTED_DEALS], run[_play.R_TRACE] = self._expected_deals(), trace
+        ints, floats, matches, traces = _play.simulate_matches(run, self.tables, kinds, params)
+        frames = {"deals": DEAL_ROWS.to_frame(self.deal_columns, ints, floats),
+                  "matches": MATCH_ROWS.to_frame(self.match_columns, matches)}
+        return frames, traces.T
+
     def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
-        ints, floats, matches = _play.simulate_matches(
-            seed, start, n, self.tables, kinds, params, self._cmap,
-            _play.n_int_rows(self.deal_columns), _play.n_float_rows(self.deal_columns),
-            self._mmap, len(self.match_columns), self._expected_deals())
-        return {"deals": to_frame(self.deal_columns, ints, floats),
-                "matches": to_frame(self.match_columns, matches)}
+        return self._simulate_matches(seed, start, n, kinds, params, False)[0]
+
+    def _simulate_traced(self, seed, start, n, kinds, params):
+        return self._simulate_matches(seed, start, n, kinds, params, True)
 
     def placings(self, frames, n_games, deals_per_game):
         """The match winner is placed first; a drawn match places both teams first."""
@@ -139,46 +146,44 @@ class KrakenGame(Game):
         it; without ``bid`` the bots bid as in a simulation."""
         source = deal_source(hands, seed, index)
         kinds, params = self.resolve_bots(bots)
-        rng = np.empty(1, dtype=np.uint64)
         if source is not None:
             seed, index = source
-            self._check_run_deal(seed, index, kinds, params)
-            masks = np.empty(4, dtype=np.int64)
-            from simcards.games.klaverjas._play import deal_cards
-
-            deal_cards(seed, index, masks, np.empty(32, dtype=np.int64), rng)
-            dealer = int(_play.dealer_of(seed, index, rng))
+            row, _ = self.run_deal(seed, index, kinds, params)  # refuses a deal the run never plays
+            masks = np.array([row[f"hand_{s}"] for s in range(4)], dtype=np.int64)
+            dealer = int(row["dealer"])
         else:
             masks = parse_deal(hands, self.deck)
             dealer = check_seat("dealer", dealer)
-        if trump is None:
-            trump_id = -1
-        else:
-            trump_id = suit_index(trump) if isinstance(trump, str) else trump
-            if trump_id not in range(4) or isinstance(trump_id, bool):
-                raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
-        chosen, _, level, estimates, bidders = _play.choose_contract(
+        trump_id = -1 if trump is None else parse_suit(trump, "trump")
+        chosen, estimate, level, estimates, bidders = _play.choose_contract(
             masks, dealer, trump_id, self.tables, kinds, params, seed or 0, index or 0)
         level = int(level) if bid is None else self._bid(bid)
         state = KrakenState(self, masks, dealer, int(chosen), (dealer + 1) % 4, level)
+        state.estimate = float(estimate)
         if bid is None:
             state.bidding = self._bidding_record(estimates, bidders, level, (dealer + 1) % 4)
         return state
 
-    def _check_run_deal(self, seed: int, index: int, kinds, params) -> None:
-        """UserError unless ``index`` is a deal a run with ``seed`` and these bots plays: a
-        contra match has ``deals_per_match`` deals, a scoreboard game stops at the target."""
-        match, deal_no = divmod(index, MAX_DEALS_PER_MATCH)
-        if self.variant == CONTRA:
-            if deal_no >= self.options["deals_per_match"]:
-                raise UserError(f"index = {index!r} is not a deal of a {self.name} run: deal "
-                                f"indices are match_index * {MAX_DEALS_PER_MATCH} + deal_no with "
-                                f"deal_no below {self.options['deals_per_match']}")
-            return
-        played = int(self._simulate_frames(seed, match, 1, kinds, params)["matches"]["deals"][0])
-        if deal_no >= played:
-            raise UserError(f"deal index {index} is deal {deal_no} of game {match}, but that game "
-                            f"ended after {played} deals with these bots")
+    def state_from_row(self, row: dict, kinds, params) -> KrakenState:
+        """The deal of a simulated row before its first card: hands, contract and bid, the
+        bidding from the row's est_* and *_seat columns."""
+        hands = [row[f"hand_{s}"] for s in range(4)]
+        declarer, trump = int(row["declarer"]), int(row["trump"])
+        state = KrakenState(self, hands, row["dealer"], trump, declarer, row["bid"])
+        state.estimate = float(evaluate_hand(np.int64(hands[declarer]), trump, self.tables,
+                                             params[declarer]))
+        names = self.bid_names[1:]
+        estimates = [row[f"est_{name}_{j}"] for name in names for j in (1, 2)]
+        bidders = [row[f"{name}_seat"] for name in names]
+        state.bidding = self._bidding_record(estimates, bidders, state.bid, declarer)
+        return state
+
+    def replay_header(self, row: dict, state: KrakenState) -> dict:
+        return {"match_index": int(row["match_index"]), "deal_no": int(row["deal_no"]),
+                "hands": [self.deck.hand_codes(h) for h in state.dealt], "dealer": state.dealer,
+                "trump": SUITS[state.trump], "declarer": state.declarer,
+                "estimate": state.estimate, "bidding": state.bidding,
+                "bid": self.bid_names[state.bid]}
 
     def _bidding_record(self, estimates, bidders, level, declarer) -> list[dict]:
         """Who decided each bid, in order, with its estimate and decision."""
@@ -212,9 +217,7 @@ class KrakenGame(Game):
                 raise UserError(f"{', '.join(self.deck.hand_codes(seen & mask))} in more than one hand")
             seen |= mask
             masks[seat] = mask
-        trump_id = suit_index(trump) if isinstance(trump, str) else trump
-        if trump_id not in range(4) or isinstance(trump_id, bool):
-            raise UserError(f"trump = {trump!r} is not a suit; suits are C, D, H, S")
+        trump_id = parse_suit(trump, "trump")
         if (not isinstance(tricks, (list, tuple)) or len(tricks) != 2
                 or any(t not in range(9) or isinstance(t, bool) for t in tricks)):
             raise UserError(f"tricks = {tricks!r} is not allowed; use two integers 0..8, team 0 then team 1")
@@ -226,30 +229,6 @@ class KrakenGame(Game):
                 "stuk": [int(out[K.A_STUK]), int(out[K.A_STUK + 1])],
                 "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
-
-    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
-        """Deal ``index`` of a run with ``seed`` and ``bots``: bidding, tricks and result."""
-        kinds, params = self.resolve_bots(bots)
-        seed, index = check_count("seed", seed), check_count("index", index)
-        self._check_run_deal(seed, index, kinds, params)
-        hands, dealer, trump, est, level, estimates, bidders, trace = _play.replay_deal(
-            seed, index, self.tables, kinds, params)
-        declarer = (int(dealer) + 1) % 4
-        state = KrakenState(self, hands, dealer, trump, declarer, int(level))
-        tricks = []
-        for k, card in enumerate(trace):
-            if k % 4 == 0:
-                tricks.append({"leader": state.to_move, "cards": []})
-            seat = state.to_move
-            state.play(self.deck.code(int(card)))
-            tricks[-1]["cards"].append((seat, self.deck.code(int(card))))
-            if k % 4 == 3:
-                tricks[-1]["winner"] = int(state._st[KK.S_LAST_WINNER])
-        return {"match_index": index // MAX_DEALS_PER_MATCH, "deal_no": index % MAX_DEALS_PER_MATCH,
-                "hands": [self.deck.hand_codes(int(h)) for h in hands], "dealer": int(dealer),
-                "trump": SUITS[int(trump)], "declarer": declarer, "estimate": float(est),
-                "bidding": self._bidding_record(estimates, bidders, int(level), declarer),
-                "bid": self.bid_names[int(level)], "tricks": tricks, "result": state.result()}
 
 
 class KrakenContra(KrakenGame):
@@ -283,6 +262,7 @@ class KrakenState(KlaverjasState):
         super().__init__(game, hands, dealer, trump, declarer)
         self.bid = int(bid)
         self.bidding: list[dict] = []
+        self.estimate = math.nan  # the declarer's hand-evaluator estimate for the trump
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "

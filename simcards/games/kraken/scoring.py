@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import kernel
-from simcards.cards import suit_index
+from simcards.cards import parse_suit
 from simcards.errors import UserError
 from simcards.games.klaverjas._kernels import is_nat
 from simcards.games.klaverjas.rules import TOTAL_CARD_POINTS
@@ -133,14 +133,6 @@ def contra_match_end(points_total, crosses, end_crosses):
 # ---------------------------------------------------------------- public pure functions
 
 
-def _trump(trump) -> int:
-    if isinstance(trump, str):
-        return suit_index(trump)
-    if trump in range(4):
-        return int(trump)
-    raise UserError(f"trump = {trump!r} is not a suit; use C, D, H, S (or 0..3)")
-
-
 def _team(name: str, team) -> int:
     if team in (0, 1) and not isinstance(team, bool):
         return int(team)
@@ -172,7 +164,7 @@ def contra_deal_score(trump, bid: int, burden_team: int, points, roem, tricks, *
     card points per team (162 in all); roem: counted roem per team; tricks: tricks per team.
     Returns {"nat", "multiplier", "points_multiplied", "score", "crosses"}.
     """
-    trump = _trump(trump)
+    trump = parse_suit(trump, "trump")
     bid = _bid(bid, SUPERKRAAK, "0 (none), 1 (kraak), 2 (rekraak) or 3 (superkraak)")
     burden = _team("burden_team", burden_team)
     pts, rm, tr = _pair("points", points), _pair("roem", roem), _pair("tricks", tricks)
@@ -194,7 +186,7 @@ def scorebord_entry(trump, bid: int, playing_team: int, points, roem, *,
     named trump; points: raw card points per team; roem: counted roem per team (multiples of 10).
     Returns {"nat", "entry", "marks"} where marks are "", "NAT" or "KRAAK" per team.
     """
-    trump = _trump(trump)
+    trump = parse_suit(trump, "trump")
     bid = _bid(bid, OVERKRAAK, "0 (none), 1 (kraak) or 2 (overkraak)")
     playing = _team("playing_team", playing_team)
     pts, rm = _pair("points", points), _pair("roem", roem)
