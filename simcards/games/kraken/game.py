@@ -27,7 +27,7 @@ from simcards.games.protocol import (
 from simcards.games.klaverjas import _kernels as KK
 from simcards.games.klaverjas.bots import evaluate_hand
 from simcards.games.klaverjas.game import KlaverjasState
-from simcards.games.klaverjas.rules import PARTNERSHIPS
+from simcards.games.klaverjas.rules import PARTNERSHIPS, TOTAL_CARD_POINTS
 from simcards.games.kraken import _kernels as K
 from simcards.games.kraken import _play
 from simcards.games.kraken.columns import (
@@ -83,6 +83,8 @@ class KrakenGame(Game):
     rules_version = RULES_VERSION
     unit = "match"
     partnerships = PARTNERSHIPS
+    tricks_per_deal = KK.N_TRICKS
+    card_points_total = TOTAL_CARD_POINTS
     bench = (BenchEntry("random"), BenchEntry("heuristic", 300_000))
     variant: int
 
@@ -121,6 +123,24 @@ class KrakenGame(Game):
         w = frames["matches"].sort("match_index")["winner"].to_numpy().astype(np.int64)
         return team_placings(np.stack([(w == 0).astype(np.int64) - (w == 1), np.zeros_like(w)], axis=1),
                              PARTNERSHIPS, self.n_seats)
+
+    def row_totals(self, row) -> tuple[int, int]:
+        return row["points_0"] + row["points_1"], row["tricks_0"] + row["tricks_1"]
+
+    def result_row(self, state) -> dict:
+        res = state.result()
+        out = {"trump": SUITS.index(res["trump"]), "declarer": res["declarer"],
+               "bid": self.bid_names.index(res["bid"]), "burden_team": res["burden_team"],
+               "multiplier": res["multiplier"], "meld_team": res["meld_team"], "pit": res["pit"],
+               "nat": res["nat"], "bid_won": -1 if res["bid_won"] is None else int(res["bid_won"])}
+        per_team = ["points", "tricks", "hand_roem", "stuk", "table_roem", "pit_roem", "roem", "score"]
+        per_team += ["crosses"] if self.variant == CONTRA else []
+        for key in per_team:
+            out.update({f"{key}_{t}": res[key][t] for t in range(2)})
+        if self.variant != CONTRA:
+            out.update({f"mark_{t}": MARK_NAMES.index(res["marks"][t]) for t in range(2)})
+        out.update({f"roem_hand_{s}": res["roem_hand"][s] for s in range(4)})
+        return out
 
     def report_sections(self, run, out_dir):
         from simcards.games.kraken import report
