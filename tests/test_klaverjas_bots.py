@@ -66,7 +66,8 @@ def test_declare_threshold_parameter_takes_effect():
 def test_evaluator_weights_change_the_estimate():
     game = simcards.load(AMSTERDAM)
     base = game.simulate(500, seed=4, bots="heuristic")
-    heavier = game.simulate(500, seed=4, bots={"kind": "heuristic", "params": {"w_trump_jack": 130}})
+    jack = dict(zip(game.bots.param_names, game.bots.defaults()))["w_trump_jack"]
+    heavier = game.simulate(500, seed=4, bots={"kind": "heuristic", "params": {"w_trump_jack": jack + 100}})
     jack_kept = base["trump"] == heavier["trump"]
     # when the trump is unchanged, the estimate rises by 100 exactly when the jack is held
     diff = (heavier["estimate"].cast(int) - base["estimate"].cast(int)).filter(jack_kept)
@@ -102,7 +103,7 @@ def test_unknown_bot_lists_the_kinds_and_params():
     game = simcards.load(ROTTERDAM)
     with pytest.raises(ValueError, match="one of 'random', 'heuristic'"):
         game.simulate(10, bots="genius")
-    with pytest.raises(ValueError, match="a known parameter: w_trump_jack, "):
+    with pytest.raises(ValueError, match="a known parameter: w_base, w_trump_jack, "):
         game.simulate(10, bots={"kind": "random", "params": {"x": 1}})
 
 
@@ -110,5 +111,5 @@ def test_bot_spec_forms_agree():
     game = simcards.load(AMSTERDAM)
     a = game.simulate(300, seed=8, bots="heuristic")
     b = game.simulate(300, seed=8, bots=[{"kind": "heuristic"}] * 4)
-    c = game.simulate(300, seed=8, bots={"kind": "heuristic", "params": {"w_trump_jack": 30.0}})
+    c = game.simulate(300, seed=8, bots={"kind": "heuristic", "params": {"w_trump_jack": 19.5}})  # the default
     assert a.equals(b) and a.equals(c)

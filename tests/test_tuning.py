@@ -23,11 +23,11 @@ trump_selection = "free"
 kind = "heuristic"
 params = {{ declare_threshold = {start} }}
 [tune]
-declare_threshold = [40, 100, 5]
+declare_threshold = [60, 140, 5]
 """
 
 
-def write(tmp_path: Path, start: float = 95.0, name: str = "t.toml") -> Path:
+def write(tmp_path: Path, start: float = 140.0, name: str = "t.toml") -> Path:
     path = tmp_path / name
     path.write_text(TUNE.format(start=start))
     return path
@@ -42,7 +42,7 @@ def test_tune_writes_thresholds_and_report_and_is_deterministic(tmp_path, capsys
     assert tomllib.loads(a)["bots"] == tomllib.loads(b)["bots"]
     tuned = tomllib.loads(a)["bots"]["params"]["declare_threshold"]
     # a baseline that almost never declares is beaten: the tuned threshold is lower
-    assert tuned < 95
+    assert tuned < 140
     out = tmp_path / "a" / "t"
     assert (out / "gain_declare_threshold.png").exists()
     html = (out / "report.html").read_text()
@@ -58,8 +58,8 @@ def test_tune_writes_thresholds_and_report_and_is_deterministic(tmp_path, capsys
 
 
 @pytest.mark.parametrize("change, key", [
-    (('declare_threshold = [40, 100, 5]', 'declare_threshold = [100, 40]'), "tune.declare_threshold"),
-    (('declare_threshold = [40, 100, 5]', 'courage = [1, 2]'), "tune.courage"),
+    (('declare_threshold = [60, 140, 5]', 'declare_threshold = [100, 40]'), "tune.declare_threshold"),
+    (('declare_threshold = [60, 140, 5]', 'courage = [1, 2]'), "tune.courage"),
     (('deals = 1500', 'deals = 1'), "deals"),
     (('ruleset = "klaverjas-amsterdam"', 'ruleset = "bridge"'), "ruleset"),
     (('kind = "heuristic"', 'kind = "oracle"'), "baseline.kind"),

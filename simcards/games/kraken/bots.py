@@ -75,13 +75,20 @@ def _level2(bid: str, threshold: float, base_1: float, base_2: float) -> tuple:
     return (_threshold(bid, threshold, "the playing team"), _base(bid, 1, base_1), _base(bid, 2, base_2))
 
 
+# Kraken's evaluator weights: hand melds are awarded in Kraken, so they count; the bidding bases
+# and slope below were calibrated with these weights (module docstring).
+KRAKEN_EVALUATOR = {"w_base": 0.0, "w_trump_jack": 30.0, "w_trump_nine": 20.0, "w_trump_ace": 10.0,
+                    "w_trump_card": 8.0, "w_side_ace": 12.0, "w_guarded_ten": 7.0, "w_void": 4.0,
+                    "w_roem": 0.5}
+# forced trump in Kraken: the free-selection threshold is never read
+_PLAY_PARAMS = kbots.bot_params(KRAKEN_EVALUATOR, declare_threshold=60.0)
 SUPERKRAAK_PARAMS = (_threshold("superkraak", 70.0, "defenders"), _base("superkraak", 1, 10.0),
                      _base("superkraak", 2, 10.0))
-CONTRA_PARAMS = (kbots.PARAMS + ESTIMATE_PARAMS + _kraak(81.0, 33.6, 30.6)
+CONTRA_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(81.0, 33.6, 30.6)
                  + _level2("rekraak", 111.0, 42.0, 58.0) + SUPERKRAAK_PARAMS)
 # the scoreboard's kraak stakes 32 against a plain deal's entries: it pays from a higher
 # estimate, and the stronger krakers that leaves make an overkraak harder
-SCOREBORD_PARAMS = (kbots.PARAMS + ESTIMATE_PARAMS + _kraak(82.0, 33.7, 32.4)
+SCOREBORD_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(82.0, 33.7, 32.4)
                     + _level2("overkraak", 104.0, 38.8, 57.3))
 CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS)
 SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS)
