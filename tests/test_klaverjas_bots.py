@@ -2,6 +2,7 @@
 parameters must take effect, and bad bot specs must name the bad key."""
 
 import numpy as np
+import polars as pl
 import pytest
 
 import simcards
@@ -113,3 +114,19 @@ def test_bot_spec_forms_agree():
     b = game.simulate(300, seed=8, bots=[{"kind": "heuristic"}] * 4)
     c = game.simulate(300, seed=8, bots={"kind": "heuristic", "params": {"w_trump_jack": 19.5}})  # the default
     assert a.equals(b) and a.equals(c)
+
+
+def test_nat_rate_falls_as_the_estimate_rises():
+    """The evaluator counts only what the ruleset scores, so a stronger estimate never means a
+    higher nat rate: in 10-point bins of at least 1,000 deals no bin lies above its predecessor
+    by more than two standard errors (forced trump, as in the demo)."""
+    from simcards.games.klaverjas import stats
+
+    deals = simcards.load(AMSTERDAM, trump_selection="forced").simulate(200_000, seed=7)
+    bins = stats.nat_by_strength(deals.lazy(), bin_width=10).filter(pl.col("n") >= 1000)
+    assert bins.height >= 5
+    rate, n = bins["rate"].to_numpy(), bins["n"].to_numpy()
+    se = np.sqrt(rate * (1 - rate) / n)
+    rises = (rate[1:] - rate[:-1]) / np.sqrt(se[1:] ** 2 + se[:-1] ** 2)
+    assert (rises <= 2).all(), bins
+    assert rate[-1] < rate[0] / 4
