@@ -215,3 +215,25 @@ def test_scorebord_matches_reference_on_random_deals():
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_bid_multiplies_points_option():
+    """With bid_multiplies_points a kraak doubles the card points in the score; without it the
+    score stays at raw card points plus roem and only the crosses grow. nat_points = multiplied
+    needs multiplied points."""
+    made = contra_deal_score("C", 1, 1, [70, 92], [0, 20], [3, 5])
+    assert made["score"] == [140, 204] and made["multiplier"] == 2
+    raw = contra_deal_score("C", 1, 1, [70, 92], [0, 20], [3, 5], bid_multiplies_points=False)
+    assert raw["score"] == [70, 112] and raw["multiplier"] == 1
+    assert raw["crosses"] == made["crosses"] == [2, 0]
+    lost = contra_deal_score("S", 2, 1, [100, 62], [0, 0], [5, 3], bid_multiplies_points=False)
+    assert lost["nat"] and lost["score"] == [162, 0] and lost["crosses"] == [0, 8]
+    with pytest.raises(ValueError, match="bid_multiplies_points"):
+        contra_deal_score("C", 1, 1, [70, 92], [0, 0], [3, 5], nat_points="multiplied",
+                          bid_multiplies_points=False)
+    with pytest.raises(ValueError, match="bid_multiplies_points"):
+        simcards.load("kraken-contra", nat_points="multiplied", bid_multiplies_points=False)
+    game = simcards.load("kraken-contra", bid_multiplies_points=False)
+    deals = game.simulate(40, seed=3)
+    assert (deals["multiplier"] == 1).all()
+    assert (deals["score_0"] + deals["score_1"] == 162 + deals["roem_0"] + deals["roem_1"]).all()

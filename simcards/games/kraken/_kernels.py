@@ -30,17 +30,19 @@ from simcards.games.klaverjas.rules import (
 )
 from simcards.games.kraken.rules import (
     CONTRA,
+    CR_BID_MULTIPLIES,
+    CR_NAT_MULTIPLIED,
     K_FOUR_KEY,
     K_RULES,
     K_RUN_KEY,
     K_SUIT_RANK,
     KEY_VALUE,
-    KR_NAT_MULTIPLIED,
+    KR_CONTRA_RULES,
     KR_NEEDS_TRICK,
     KR_PIT_BONUS,
-    KR_PIT_CROSS,
     KR_ROUND_FLOOR,
     KR_VARIANT,
+    N_CONTRA_RULES,
     SPADES,
 )
 from simcards.games.kraken.scoring import contra_score, scorebord_score
@@ -176,10 +178,10 @@ def settle(st, hands, level, T, res):
     contra = krule(T, KR_VARIANT) == CONTRA
     if contra:
         burden = playing if level == 0 else bid_team(level, playing)
-        nat_mult = krule(T, KR_NAT_MULTIPLIED)
-        nat = contra_score(trump, level, burden, points, roem, tricks, nat_on_tie, nat_mult,
-                           krule(T, KR_PIT_CROSS), result)
-        res[SR_MULT] = np.int64(1) << level
+        rules = T[K_RULES + KR_CONTRA_RULES:K_RULES + KR_CONTRA_RULES + N_CONTRA_RULES]
+        nat_mult = rules[CR_NAT_MULTIPLIED]
+        nat = contra_score(trump, level, burden, points, roem, tricks, rules, result)
+        res[SR_MULT] = np.int64(1) << level if rules[CR_BID_MULTIPLIES] != 0 else np.int64(1)
         res[SR_BID_WON] = -1 if level == 0 else (0 if nat else 1)
         for lv in range(1, 4):
             made = contra_made(bid_team(lv, playing), lv, points, roem, nat_on_tie, nat_mult)

@@ -41,7 +41,7 @@ def _bid_columns(variant: int) -> tuple[Column, ...]:
 
 def _deal_columns(variant: int) -> tuple[Column, ...]:
     contra = variant == CONTRA
-    multiplier = ("2^bid (kraak 2, rekraak 4, superkraak 8)" if contra
+    multiplier = ("2^bid (kraak 2, rekraak 4, superkraak 8), 1 with bid_multiplies_points = false" if contra
                   else "2 with spades trump, else 1")
     return (
         Column("match_index", pl.Int64, "match (contra) or game to the target (scorebord) in the run, from 0"),

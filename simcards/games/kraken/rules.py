@@ -18,6 +18,10 @@ Design decisions, where the sources are silent:
   whether card points enter multiplied; `nat_points` = "raw" (default) decides on unmultiplied
   card points as section 3 does explicitly, "multiplied" on the doubled points. A tie is nat for
   the burden team (`nat_on_tie`).
+- Whether a bid multiplies the card points is not said either: `bid_multiplies_points` (default
+  true, as the crosses suggest) multiplies them by 2^bid in the score; false leaves the score
+  at raw card points plus roem and lets the bid raise only the crosses. `nat_points` =
+  "multiplied" is a choice about multiplied points, so it needs `bid_multiplies_points`.
 - Contra keeps Klaverjassen's pit bonus (100 roem, `pit_bonus`; section 2 builds on section 1
   and does not drop it) besides the pit cross.
 - Contra scores: card points x 2^bid plus the team's roem; a nat team scores 0 and the other team
@@ -100,8 +104,10 @@ def _common_options(suit_order: tuple, four_beats_run: bool, needs_trick: bool,
 CONTRA_OPTIONS = _common_options(("S", "H", "C", "D"), True, True, False) + (
     Option("max_bid", SUPERKRAAK, "highest bid allowed: 0 none, 1 kraak, 2 rekraak, 3 superkraak",
            choices=(0, 1, 2, 3)),
+    Option("bid_multiplies_points", True, "a bid multiplies the deal's card points in the score "
+           "(kraak x2, rekraak x4, superkraak x8); false: the bid raises only the crosses"),
     Option("nat_points", "raw", "card points in the nat decision: raw (unmultiplied) or "
-           "multiplied by the bid", choices=NAT_POINTS),
+           "multiplied by the bid (needs bid_multiplies_points)", choices=NAT_POINTS),
     Option("pit_cross", True, "a team that takes no trick gets 1 cross (2 with spades trump)"),
     Option("match_end_crosses", 4, "crosses for the team with fewer total points after the "
            "last deal of the match", minimum=0),
@@ -118,9 +124,13 @@ SCOREBORD_OPTIONS = _common_options(("S", "H", "D", "C"), False, False, True) + 
 )
 
 # ---- the Kraken block, appended after the Klaverjassen table (offsets from its start)
-(KR_VARIANT, KR_MAX_BID, KR_NEEDS_TRICK, KR_FOUR_BEATS_RUN, KR_NAT_MULTIPLIED, KR_PIT_CROSS,
- KR_END_CROSSES, KR_DEALS, KR_TARGET, KR_ROUND_FLOOR, KR_PIT_BONUS) = range(11)
-N_KR_SLOTS = 11
+# the contra scoring rules, a block of N_CONTRA_RULES slots from KR_CONTRA_RULES (`contra_score`)
+CR_NAT_ON_TIE, CR_NAT_MULTIPLIED, CR_PIT_CROSS, CR_BID_MULTIPLIES = range(4)
+N_CONTRA_RULES = 4
+KR_VARIANT, KR_MAX_BID, KR_NEEDS_TRICK, KR_FOUR_BEATS_RUN, KR_CONTRA_RULES = range(5)
+(KR_END_CROSSES, KR_DEALS, KR_TARGET, KR_ROUND_FLOOR,
+ KR_PIT_BONUS) = range(KR_CONTRA_RULES + N_CONTRA_RULES, KR_CONTRA_RULES + N_CONTRA_RULES + 5)
+N_KR_SLOTS = KR_PIT_BONUS + 1
 KRAKEN_BASE = LAYOUT.size
 K_RULES = KRAKEN_BASE
 K_RUN_KEY = K_RULES + N_KR_SLOTS  # [256]: key of the best run of one suit's byte, suit part 0
@@ -162,9 +172,23 @@ def check_options(name: str, options: dict) -> None:
     if options.get("deals_per_match", 1) > MAX_DEALS_PER_MATCH:
         raise UserError(f"option 'deals_per_match' = {options['deals_per_match']!r} is not allowed "
                         f"for {name}; use an integer from 1 to {MAX_DEALS_PER_MATCH}")
+    if options.get("nat_points") == "multiplied" and not options.get("bid_multiplies_points", True):
+        raise UserError(f"option 'nat_points' = 'multiplied' is not allowed for {name} with "
+                        f"bid_multiplies_points = false (no card point is multiplied then); use "
+                        f"nat_points = 'raw' or bid_multiplies_points = true")
     if "target" in options and options["pit_bonus"] % 10:
         raise UserError(f"option 'pit_bonus' = {options['pit_bonus']!r} is not allowed for {name}; "
                         f"use a multiple of 10 (the scoreboard is written in units of 10)")
+
+
+def contra_rules(options: dict) -> np.ndarray:
+    """The contra scoring rules block (CR_* slots) of these options."""
+    rules = np.zeros(N_CONTRA_RULES, dtype=np.int64)
+    rules[CR_NAT_ON_TIE] = int(options.get("nat_on_tie", True))
+    rules[CR_NAT_MULTIPLIED] = int(options.get("nat_points", "raw") == "multiplied")
+    rules[CR_PIT_CROSS] = int(options.get("pit_cross", False))
+    rules[CR_BID_MULTIPLIES] = int(options.get("bid_multiplies_points", True))
+    return rules
 
 
 def build_kraken_tables(options: dict, variant: int) -> np.ndarray:
@@ -183,8 +207,7 @@ def build_kraken_tables(options: dict, variant: int) -> np.ndarray:
     rules[KR_MAX_BID] = options["max_bid"]
     rules[KR_NEEDS_TRICK] = int(options["hand_roem_needs_trick"])
     rules[KR_FOUR_BEATS_RUN] = int(options["hand_roem_four_beats_run"])
-    rules[KR_NAT_MULTIPLIED] = int(options.get("nat_points", "raw") == "multiplied")
-    rules[KR_PIT_CROSS] = int(options.get("pit_cross", False))
+    rules[KR_CONTRA_RULES:KR_CONTRA_RULES + N_CONTRA_RULES] = contra_rules(options)
     rules[KR_END_CROSSES] = options.get("match_end_crosses", 0)
     rules[KR_DEALS] = options.get("deals_per_match", MAX_DEALS_PER_MATCH)
     rules[KR_TARGET] = options.get("target", 0)

@@ -24,6 +24,10 @@ from simcards.errors import UserError
 from simcards.games.klaverjas._kernels import is_nat
 from simcards.games.klaverjas.rules import TOTAL_CARD_POINTS
 from simcards.games.kraken.rules import (
+    CR_BID_MULTIPLIES,
+    CR_NAT_MULTIPLIED,
+    CR_NAT_ON_TIE,
+    CR_PIT_CROSS,
     MARK_KRAAK,
     MARK_NAMES,
     MARK_NAT,
@@ -33,6 +37,7 @@ from simcards.games.kraken.rules import (
     ROUNDINGS,
     SPADES,
     SUPERKRAAK,
+    contra_rules,
 )
 
 NAT_BASE = 16  # scoreboard: a nat team's opponents get 16 (x2 spades) plus all roem / 10
@@ -40,30 +45,29 @@ KRAAK_STAKE = 32  # per bid level: kraak 32, overkraak 64 (x2 spades)
 
 
 @kernel
-def contra_score(trump, bid, burden, points, roem, tricks, nat_on_tie, nat_multiplied, pit_cross,
-                 out):
-    """One contra deal: ``out[0:2]`` each team's points, ``out[2:4]`` its crosses; returns True
-    when the burden team went nat. Card points are multiplied by 2**bid, roem never."""
+def contra_score(trump, bid, burden, points, roem, tricks, rules, out):
+    """One contra deal under the contra scoring ``rules`` (the CR_* block, rules.py):
+    ``out[0:2]`` each team's points, ``out[2:4]`` its crosses; returns True when the burden team
+    went nat. Card points are multiplied by 2**bid when CR_BID_MULTIPLIES, roem never."""
     mult = np.int64(1) << bid
+    score_mult = mult if rules[CR_BID_MULTIPLIES] != 0 else np.int64(1)
+    nat_mult = mult if rules[CR_NAT_MULTIPLIED] != 0 else np.int64(1)
     other = 1 - burden
-    if nat_multiplied != 0:
-        nat = is_nat(points[burden] * mult + roem[burden], points[other] * mult + roem[other],
-                     nat_on_tie)
-    else:
-        nat = is_nat(points[burden] + roem[burden], points[other] + roem[other], nat_on_tie)
+    nat = is_nat(points[burden] * nat_mult + roem[burden], points[other] * nat_mult + roem[other],
+                 rules[CR_NAT_ON_TIE])
     if nat:
         out[burden] = 0
-        out[other] = TOTAL_CARD_POINTS * mult + roem[0] + roem[1]
+        out[other] = TOTAL_CARD_POINTS * score_mult + roem[0] + roem[1]
     else:
-        out[0] = points[0] * mult + roem[0]
-        out[1] = points[1] * mult + roem[1]
+        out[0] = points[0] * score_mult + roem[0]
+        out[1] = points[1] * score_mult + roem[1]
     spades = 2 if trump == SPADES else 1
     out[2] = 0
     out[3] = 0
     if bid > 0:
         loser = burden if nat else other
         out[2 + loser] += mult * spades
-    if pit_cross != 0:
+    if rules[CR_PIT_CROSS] != 0:
         for team in range(2):
             if tricks[team] == 0:
                 out[2 + team] += spades
@@ -156,7 +160,7 @@ def _bid(bid, highest: int, names: str) -> int:
 
 def contra_deal_score(trump, bid: int, burden_team: int, points, roem, tricks, *,
                       nat_on_tie: bool = True, nat_points: str = "raw",
-                      pit_cross: bool = True) -> dict:
+                      pit_cross: bool = True, bid_multiplies_points: bool = True) -> dict:
     """Points and crosses of one `kraken-contra` deal.
 
     trump: suit code or 0..3; bid: 0 none, 1 kraak, 2 rekraak, 3 superkraak; burden_team: the
@@ -170,11 +174,16 @@ def contra_deal_score(trump, bid: int, burden_team: int, points, roem, tricks, *
     pts, rm, tr = _pair("points", points), _pair("roem", roem), _pair("tricks", tricks)
     if nat_points not in NAT_POINTS:
         raise UserError(f"nat_points = {nat_points!r} is not allowed; use one of {NAT_POINTS}")
+    options = {"nat_on_tie": bool(nat_on_tie), "nat_points": nat_points,
+               "pit_cross": bool(pit_cross), "bid_multiplies_points": bool(bid_multiplies_points)}
+    if nat_points == "multiplied" and not bid_multiplies_points:
+        raise UserError("nat_points = 'multiplied' is not allowed with bid_multiplies_points = "
+                        "False (no card point is multiplied then); use nat_points = 'raw'")
     out = np.zeros(4, dtype=np.int64)
-    nat = contra_score(trump, bid, burden, pts, rm, tr, int(nat_on_tie),
-                       int(nat_points == "multiplied"), int(pit_cross), out)
-    return {"nat": bool(nat), "multiplier": 1 << bid,
-            "points_multiplied": [int(p) << bid for p in pts],
+    nat = contra_score(trump, bid, burden, pts, rm, tr, contra_rules(options), out)
+    mult = 1 << bid if bid_multiplies_points else 1
+    return {"nat": bool(nat), "multiplier": mult,
+            "points_multiplied": [int(p) * mult for p in pts],
             "score": [int(out[0]), int(out[1])], "crosses": [int(out[2]), int(out[3])]}
 
 
