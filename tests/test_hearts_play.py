@@ -1,6 +1,6 @@
-"""Hartenjagen / Hearts play: a naive pure-Python reference against the kernels on random
-deals, random-play invariants, whole-game bookkeeping, reproducibility across chunking, replays,
-and the heuristic bot against random play."""
+"""Hartenjagen / Hearts play: the naive pure-Python reference (tests/naive/hearts.py) against
+the kernels on random deals, random-play invariants, whole-game bookkeeping, reproducibility
+across chunking, replays, and the heuristic bot against random play."""
 
 import math
 import random
@@ -10,106 +10,11 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.cards import DECK32, DECK52
+from naive import hearts as naive_hearts
+from simcards.cards import DECK52
 from simcards.games.hearts import _kernels as K
 
 # ---------------------------------------------------------------- naive reference
-
-RANKS = {"hartenjagen": DECK32.ranks, "hearts": DECK52.ranks}
-
-
-def split(code):
-    return code[:-1], code[-1]
-
-
-def naive_points(code, dutch):
-    rank, suit = split(code)
-    if suit == "H":
-        return 1
-    if code == "QS":
-        return 5 if dutch else 13
-    if dutch and code == "JC":
-        return 2
-    return 0
-
-
-class NaiveDeal:
-    """Readable rules of one deal, straight from RULES.md sections 4 and 5."""
-
-    def __init__(self, name, hands, dealer, options):
-        self.dutch = name == "hartenjagen"
-        self.order = RANKS[name]
-        self.hands = [list(h) for h in hands]
-        self.opt = options
-        self.broken = self.dutch or not options.get("must_break_hearts", True)
-        if self.dutch:
-            self.to_move = (dealer + 1) % 4
-        else:
-            self.to_move = next(s for s in range(4) if "2C" in self.hands[s])
-        self.trick, self.trick_no = [], 0
-        self.points = [0] * 4
-        self.n_tricks = len(self.hands[0])
-
-    def legal(self):
-        hand = self.hands[self.to_move]
-        if not self.trick:
-            if not self.dutch and self.trick_no == 0:
-                return ["2C"]
-            if not self.broken:
-                non_hearts = [c for c in hand if split(c)[1] != "H"]
-                if non_hearts:
-                    return non_hearts
-            return list(hand)
-        led = split(self.trick[0][1])[1]
-        same = [c for c in hand if split(c)[1] == led]
-        if same:
-            return same
-        if (not self.dutch and self.trick_no == 0
-                and self.opt.get("no_points_first_trick", True)):
-            safe = [c for c in hand if naive_points(c, False) == 0]
-            if safe:
-                return safe
-        return list(hand)
-
-    def play(self, code):
-        seat = self.to_move
-        self.hands[seat].remove(code)
-        self.trick.append((seat, code))
-        if split(code)[1] == "H" or (code == "QS" and self.opt.get("qs_breaks_hearts", False)):
-            self.broken = True
-        if len(self.trick) < 4:
-            self.to_move = (seat + 1) % 4
-            return
-        led = split(self.trick[0][1])[1]
-        winner = max((s for s in self.trick if split(s[1])[1] == led),
-                     key=lambda s: self.order.index(split(s[1])[0]))[0]
-        self.points[winner] += sum(naive_points(c, self.dutch) for _, c in self.trick)
-        self.trick = []
-        self.trick_no += 1
-        self.to_move = winner
-
-    def score(self, scores, phase):
-        total = 15 if self.dutch else 26
-        if phase == "return":
-            return [-p for p in self.points], None
-        shooter = next((s for s in range(4) if self.points[s] == total), None)
-        if shooter is None:
-            return list(self.points), None
-        option = self.opt.get("moon", "choose")
-        if option == "choose":
-            after_others = [scores[s] + (0 if s == shooter else total) for s in range(4)]
-            first = all(after_others[shooter] <= after_others[s] for s in range(4))
-            option = "others" if first else "self"
-        if option == "others":
-            return [0 if s == shooter else total for s in range(4)], shooter
-        return [-total if s == shooter else 0 for s in range(4)], shooter
-
-
-def random_hands(deck, rng):
-    codes = list(deck.codes)
-    rng.shuffle(codes)
-    size = len(codes) // 4
-    return [codes[size * s:size * s + size] for s in range(4)]
 
 
 @pytest.mark.parametrize("name, options", [
@@ -121,26 +26,32 @@ def random_hands(deck, rng):
 ])
 def test_kernels_match_naive_reference_on_random_deals(name, options):
     game = simcards.load(name, **options)
+    rules = naive_hearts.Rules.of(name, options)
     rng = random.Random(hash((name, tuple(options.items()))) % 1000)
     phases = ("outbound", "return") if name == "hartenjagen" else ("outbound",)
     moons = 0
     for g in range(300):
-        hands = random_hands(game.deck, rng)
+        hands = naive_hearts.random_hands(game.deck.codes, rng)
         dealer = rng.randrange(4)
         scores = tuple(rng.randrange(0, 60) for _ in range(4))
         phase = rng.choice(phases)
         state = game.deal(hands=hands, dealer=dealer, scores=scores, phase=phase, bots="random")
-        ref = NaiveDeal(name, hands, dealer, options)
-        while not state.is_over:
+
+        def choose(ref, legal):
+            assert not state.is_over
             assert state.to_move == ref.to_move
-            legal = ref.legal()
             assert state.legal_moves() == game.deck.hand_codes(game.deck.parse_hand(legal))
             card = rng.choice(legal)
             state.play(card)
-            ref.play(card)
+            return card
+
+        ref = naive_hearts.play_deal(hands, dealer, rules, choose)
+        assert state.is_over
+        assert state.legal_moves() == []
         result = state.result()
         want, shooter = ref.score(scores, phase)
         assert result["points"] == ref.points
+        assert result["tricks"] == ref.tricks
         assert result["score"] == want
         assert result["moon"] == shooter
         moons += shooter is not None
