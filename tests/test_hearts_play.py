@@ -209,6 +209,32 @@ def test_deal_by_seed_and_index_is_the_run_deal(name):
         game.deal(seed=21, index=3 * 1024 + 1000)
 
 
+@pytest.mark.parametrize("name", ["hartenjagen", "hearts"])
+def test_the_traced_simulation_is_the_simulation(name):
+    game = simcards.load(name)
+    kinds, params = game.resolve_bots(["heuristic", "random", "heuristic", "random"])
+    frames = game._simulate_frames(3, 2, 5, kinds, params)
+    traced, traces = game._simulate_traced(3, 2, 5, kinds, params)
+    for key in ("deals", "matches"):
+        assert traced[key].equals(frames[key])
+    n_cards = game.deck.n_cards
+    assert traces.shape == (frames["deals"].height, n_cards) and frames["deals"].height > 16
+    assert (np.sort(traces, axis=1) == np.arange(n_cards)).all()  # every card once per deal
+    # each deal's state: the scores before are the previous deal row's (0 for a game's first)
+    before, match = [0] * 4, -1
+    for row, trace in zip(frames["deals"].iter_rows(named=True), traces):
+        if row["match_index"] != match:
+            before, match = [0] * 4, row["match_index"]
+        state = game.state_from_row(row, kinds, params)
+        assert state.scores_before == before
+        assert state.moon_attempt == row["moon_attempt"]
+        assert state.dealer == row["dealer"]
+        for card in trace:  # the trace is legal card by card and reproduces the row
+            state.play(game.deck.code(int(card)))
+        assert state.result()["scores"] == [row[f"score_{s}"] for s in range(4)]
+        before = [row[f"score_{s}"] for s in range(4)]
+
+
 def test_bot_spec_errors_are_clear():
     game = simcards.load("hearts")
     with pytest.raises(ValueError, match="bots.kind = 'clever'"):

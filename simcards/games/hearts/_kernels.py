@@ -2,9 +2,9 @@
 moon, passing and placings.
 
 A deal in progress is one int64 array: the shared header and contract record of
-simcards/games/_state.py, then the Hearts slots below (from ``S_GAME``). The batch loop (_play.py) and the
-interactive `HeartsState` (game.py) both advance it with `apply_card`, so there is one
-implementation of the rules. Bots read only the public slots and their own hand.
+simcards/games/_state.py, then the Hearts slots below (from ``S_GAME``). The batch loop
+(_play.py) and the interactive `HeartsState` (game.py) both advance it with `apply_card`, so
+there is one implementation of the rules. Bots read only the public slots and their own hand.
 """
 
 from __future__ import annotations
@@ -71,9 +71,9 @@ S_QS_TAKER = S_BROKEN + 1  # seat that took the QS, -1 before
 S_JC_TAKER = S_QS_TAKER + 1  # seat that took the JC (Dutch), -1 before
 S_PHASE = S_JC_TAKER + 1  # 0 outbound (American: always), 1 Dutch return: points are chased
 S_SCORE = S_PHASE + 1  # 4 slots: game scores before this deal (public)
-S_MOON_TRY = S_SCORE + 4  # first seat (from the leader) whose bot set out to shoot the moon, -1 none
+S_MOON_TRY = S_SCORE + 4  # first seat (from the leader) whose bot set out to shoot the moon, -1
 S_TAKEN = S_MOON_TRY + 1  # 4 slots: point cards taken per seat (masks)
-S_MOON_SEATS = S_TAKEN + 4  # bit s set when seat s's bot set out to shoot the moon (each from its own hand)
+S_MOON_SEATS = S_TAKEN + 4  # bit s: seat s's bot set out to shoot the moon (from its own hand)
 STATE_SIZE = S_MOON_SEATS + 1
 
 PHASE_OUTBOUND, PHASE_RETURN = 0, 1

@@ -50,22 +50,20 @@ from simcards.rng import (
 
 # one layout serves both decks: the 32- and 52-card columns have the same names
 DEAL_ROWS = RowLayout(DEAL_COLUMNS_32)
-C_MATCH, C_DEAL_NO, C_DEAL_INDEX = (DEAL_ROWS.row("match_index"), DEAL_ROWS.row("deal_no"),
-                                    DEAL_ROWS.row("deal_index"))
-C_DEALER, C_PHASE, C_PASS_DIR = DEAL_ROWS.row("dealer"), DEAL_ROWS.row("phase"), DEAL_ROWS.row("pass_dir")
-C_HAND, C_PASS, C_LEADER = DEAL_ROWS.row("hand_0"), DEAL_ROWS.row("pass_0"), DEAL_ROWS.row("leader")
-C_POINTS, C_TRICKS, C_SCORE = DEAL_ROWS.row("points_0"), DEAL_ROWS.row("tricks_0"), DEAL_ROWS.row("score_0")
-C_MOON, C_MOON_OPTION, C_MOON_ATTEMPT = (DEAL_ROWS.row("moon"), DEAL_ROWS.row("moon_option"),
-                                        DEAL_ROWS.row("moon_attempt"))
-C_QS, C_JC = DEAL_ROWS.row("qs_taker"), DEAL_ROWS.row("jc_taker")
+_d = DEAL_ROWS.row
+C_MATCH, C_DEAL_NO, C_DEAL_INDEX = _d("match_index"), _d("deal_no"), _d("deal_index")
+C_DEALER = _d("dealer")
+C_PHASE, C_PASS_DIR, C_HAND, C_PASS = _d("phase"), _d("pass_dir"), _d("hand_0"), _d("pass_0")
+C_LEADER, C_POINTS, C_TRICKS, C_SCORE = _d("leader"), _d("points_0"), _d("tricks_0"), _d("score_0")
+C_MOON, C_MOON_OPTION, C_MOON_ATTEMPT = _d("moon"), _d("moon_option"), _d("moon_attempt")
+C_QS, C_JC = _d("qs_taker"), _d("jc_taker")
 N_DEAL_ROWS = DEAL_ROWS.n_int
 
 MATCH_ROWS = RowLayout(MATCH_COLUMNS)
-M_MATCH, M_DEALS, M_FIRST_DEALER = (MATCH_ROWS.row("match_index"), MATCH_ROWS.row("deals"),
-                                    MATCH_ROWS.row("first_dealer"))
-M_RETURN, M_CAPPED, M_WINNER = (MATCH_ROWS.row("return_start"), MATCH_ROWS.row("capped"),
-                                MATCH_ROWS.row("winner"))
-M_SCORE, M_PLACE = MATCH_ROWS.row("score_0"), MATCH_ROWS.row("place_0")
+_m = MATCH_ROWS.row
+M_MATCH, M_DEALS, M_FIRST_DEALER = _m("match_index"), _m("deals"), _m("first_dealer")
+M_RETURN, M_CAPPED, M_WINNER = _m("return_start"), _m("capped"), _m("winner")
+M_SCORE, M_PLACE = _m("score_0"), _m("place_0")
 N_MATCH_ROWS = MATCH_ROWS.n_int
 
 
