@@ -121,7 +121,7 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``."""
     k = 0
     while True:
-        seat = st[S_TO_MOVE]
+        seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up for the row view
         card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
         trace[k] = card
         k += 1
@@ -201,7 +201,8 @@ def simulate_games(seed, start, n, T, bot_kind, bot_params, traces):
             moon_try = st[S_MOON_TRY]
             play_out(st, T, bot_kind, bot_params, rng, trace)
             moon, option = finish_deal(st, T, scores, deltas)
-            out = ensure_columns(out, row, 1)
+            if row == out.shape[1]:  # full: grow (a call per deal would cost a reference count)
+                out = ensure_columns(out, row, 1)
             if tracing:
                 # ensure_columns grows the second axis: a trace row is a column of traces.T
                 traces = ensure_columns(traces.T, row, 1).T
