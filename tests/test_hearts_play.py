@@ -1,6 +1,6 @@
-"""Hartenjagen / Hearts play: a naive pure-Python reference against the kernels on random
-deals, random-play invariants, whole-game bookkeeping, reproducibility across chunking, replays,
-and the heuristic bot against random play."""
+"""Hartenjagen / Hearts play: the naive pure-Python reference (tests/naive/hearts.py) against
+the kernels on random deals, random-play invariants, whole-game bookkeeping, reproducibility
+across chunking, replays, and the heuristic bot against random play."""
 
 import math
 import random
@@ -10,106 +10,11 @@ import polars as pl
 import pytest
 
 import simcards
-from simcards.cards import DECK32, DECK52
+from naive import hearts as naive_hearts
+from simcards.cards import DECK52
 from simcards.games.hearts import _kernels as K
 
 # ---------------------------------------------------------------- naive reference
-
-RANKS = {"hartenjagen": DECK32.ranks, "hearts": DECK52.ranks}
-
-
-def split(code):
-    return code[:-1], code[-1]
-
-
-def naive_points(code, dutch):
-    rank, suit = split(code)
-    if suit == "H":
-        return 1
-    if code == "QS":
-        return 5 if dutch else 13
-    if dutch and code == "JC":
-        return 2
-    return 0
-
-
-class NaiveDeal:
-    """Readable rules of one deal, straight from RULES.md sections 4 and 5."""
-
-    def __init__(self, name, hands, dealer, options):
-        self.dutch = name == "hartenjagen"
-        self.order = RANKS[name]
-        self.hands = [list(h) for h in hands]
-        self.opt = options
-        self.broken = self.dutch or not options.get("must_break_hearts", True)
-        if self.dutch:
-            self.to_move = (dealer + 1) % 4
-        else:
-            self.to_move = next(s for s in range(4) if "2C" in self.hands[s])
-        self.trick, self.trick_no = [], 0
-        self.points = [0] * 4
-        self.n_tricks = len(self.hands[0])
-
-    def legal(self):
-        hand = self.hands[self.to_move]
-        if not self.trick:
-            if not self.dutch and self.trick_no == 0:
-                return ["2C"]
-            if not self.broken:
-                non_hearts = [c for c in hand if split(c)[1] != "H"]
-                if non_hearts:
-                    return non_hearts
-            return list(hand)
-        led = split(self.trick[0][1])[1]
-        same = [c for c in hand if split(c)[1] == led]
-        if same:
-            return same
-        if (not self.dutch and self.trick_no == 0
-                and self.opt.get("no_points_first_trick", True)):
-            safe = [c for c in hand if naive_points(c, False) == 0]
-            if safe:
-                return safe
-        return list(hand)
-
-    def play(self, code):
-        seat = self.to_move
-        self.hands[seat].remove(code)
-        self.trick.append((seat, code))
-        if split(code)[1] == "H" or (code == "QS" and self.opt.get("qs_breaks_hearts", False)):
-            self.broken = True
-        if len(self.trick) < 4:
-            self.to_move = (seat + 1) % 4
-            return
-        led = split(self.trick[0][1])[1]
-        winner = max((s for s in self.trick if split(s[1])[1] == led),
-                     key=lambda s: self.order.index(split(s[1])[0]))[0]
-        self.points[winner] += sum(naive_points(c, self.dutch) for _, c in self.trick)
-        self.trick = []
-        self.trick_no += 1
-        self.to_move = winner
-
-    def score(self, scores, phase):
-        total = 15 if self.dutch else 26
-        if phase == "return":
-            return [-p for p in self.points], None
-        shooter = next((s for s in range(4) if self.points[s] == total), None)
-        if shooter is None:
-            return list(self.points), None
-        option = self.opt.get("moon", "choose")
-        if option == "choose":
-            after_others = [scores[s] + (0 if s == shooter else total) for s in range(4)]
-            first = all(after_others[shooter] <= after_others[s] for s in range(4))
-            option = "others" if first else "self"
-        if option == "others":
-            return [0 if s == shooter else total for s in range(4)], shooter
-        return [-total if s == shooter else 0 for s in range(4)], shooter
-
-
-def random_hands(deck, rng):
-    codes = list(deck.codes)
-    rng.shuffle(codes)
-    size = len(codes) // 4
-    return [codes[size * s:size * s + size] for s in range(4)]
 
 
 @pytest.mark.parametrize("name, options", [
@@ -121,26 +26,32 @@ def random_hands(deck, rng):
 ])
 def test_kernels_match_naive_reference_on_random_deals(name, options):
     game = simcards.load(name, **options)
+    rules = naive_hearts.Rules.of(name, options)
     rng = random.Random(hash((name, tuple(options.items()))) % 1000)
     phases = ("outbound", "return") if name == "hartenjagen" else ("outbound",)
     moons = 0
     for g in range(300):
-        hands = random_hands(game.deck, rng)
+        hands = naive_hearts.random_hands(game.deck.codes, rng)
         dealer = rng.randrange(4)
         scores = tuple(rng.randrange(0, 60) for _ in range(4))
         phase = rng.choice(phases)
         state = game.deal(hands=hands, dealer=dealer, scores=scores, phase=phase, bots="random")
-        ref = NaiveDeal(name, hands, dealer, options)
-        while not state.is_over:
+
+        def choose(ref, legal):
+            assert not state.is_over
             assert state.to_move == ref.to_move
-            legal = ref.legal()
             assert state.legal_moves() == game.deck.hand_codes(game.deck.parse_hand(legal))
             card = rng.choice(legal)
             state.play(card)
-            ref.play(card)
+            return card
+
+        ref = naive_hearts.play_deal(hands, dealer, rules, choose)
+        assert state.is_over
+        assert state.legal_moves() == []
         result = state.result()
         want, shooter = ref.score(scores, phase)
         assert result["points"] == ref.points
+        assert result["tricks"] == ref.tricks
         assert result["score"] == want
         assert result["moon"] == shooter
         moons += shooter is not None
@@ -294,8 +205,34 @@ def test_deal_by_seed_and_index_is_the_run_deal(name):
     assert rep["result"]["scores"] == [row[f"score_{s}"] for s in range(4)]
     assert rep["moon_attempt"] == row["moon_attempt"]
     assert rep["deal_index"] == row["deal_index"]
-    with pytest.raises(ValueError, match="ended after"):
+    with pytest.raises(ValueError, match=f"deal index {3 * 1024 + 1000} is not a deal of a {name} run"):
         game.deal(seed=21, index=3 * 1024 + 1000)
+
+
+@pytest.mark.parametrize("name", ["hartenjagen", "hearts"])
+def test_the_traced_simulation_is_the_simulation(name):
+    game = simcards.load(name)
+    kinds, params = game.resolve_bots(["heuristic", "random", "heuristic", "random"])
+    frames = game._simulate_frames(3, 2, 5, kinds, params)
+    traced, traces = game._simulate_traced(3, 2, 5, kinds, params)
+    for key in ("deals", "matches"):
+        assert traced[key].equals(frames[key])
+    n_cards = game.deck.n_cards
+    assert traces.shape == (frames["deals"].height, n_cards) and frames["deals"].height > 16
+    assert (np.sort(traces, axis=1) == np.arange(n_cards)).all()  # every card once per deal
+    # each deal's state: the scores before are the previous deal row's (0 for a game's first)
+    before, match = [0] * 4, -1
+    for row, trace in zip(frames["deals"].iter_rows(named=True), traces):
+        if row["match_index"] != match:
+            before, match = [0] * 4, row["match_index"]
+        state = game.state_from_row(row, kinds, params)
+        assert state.scores_before == before
+        assert state.moon_attempt == row["moon_attempt"]
+        assert state.dealer == row["dealer"]
+        for card in trace:  # the trace is legal card by card and reproduces the row
+            state.play(game.deck.code(int(card)))
+        assert state.result()["scores"] == [row[f"score_{s}"] for s in range(4)]
+        before = [row[f"score_{s}"] for s in range(4)]
 
 
 def test_bot_spec_errors_are_clear():
@@ -359,10 +296,10 @@ def test_heuristic_passes_the_queen_of_spades_unguarded():
     game = simcards.load("hearts")
     rng = np.empty(1, dtype=np.uint64)
     hand = DECK52.parse_hand("QS 3S 2C 5C 9C 10D JD 4H 6H 8H 9H 10H 3D")
-    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, hand, game.tables, default_params()[None, :], 0, rng)))
+    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, hand, game.tables, default_params(), rng)))
     assert "QS" in passed
     guarded = DECK52.parse_hand("QS 2S 3S 4S 5S 2C 5C 9C 10D JD 4H 6H 3D")
-    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, guarded, game.tables, default_params()[None, :], 0, rng)))
+    passed = DECK52.hand_codes(int(choose_passes(HEURISTIC, guarded, game.tables, default_params(), rng)))
     assert "QS" not in passed
 
 
@@ -379,6 +316,6 @@ def test_every_seat_decides_its_moon_attempt_from_its_own_hand():
     state = game.deal(hands=hands, dealer=0)
     params = np.tile(default_params(), (4, 1))
     params[:, 0] = 18.0
-    modes = [int(_mode(state._st, seat, game.tables, params)) for seat in range(4)]
+    modes = [int(_mode(state._st, seat, game.tables, params[seat])) for seat in range(4)]
     assert modes[1] == MODE_MOON and modes[2] == MODE_MOON
     assert state.moon_attempt == 1  # the first, from the leader

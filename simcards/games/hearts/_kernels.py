@@ -1,9 +1,10 @@
 """Hartenjagen / Hearts rules as Numba kernels: legal moves, applying a card, deal scoring,
 moon, passing and placings.
 
-A deal in progress is one int64 array (the S_* slots below). The batch loop (_play.py) and the
-interactive `HeartsState` (game.py) both advance it with `apply_card`, so there is one
-implementation of the rules. Bots read only the public slots and their own hand.
+A deal in progress is one int64 array: the shared header and contract record of
+simcards/games/_state.py, then the Hearts slots below (from ``S_GAME``). The batch loop
+(_play.py) and the interactive `HeartsState` (game.py) both advance it with `apply_card`, so
+there is one implementation of the rules. Bots read only the public slots and their own hand.
 """
 
 from __future__ import annotations
@@ -11,6 +12,29 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import kernel
+from simcards.games._state import (  # noqa: F401  re-exported: the header every game shares
+    S_CONTRACT,
+    S_DEALER,
+    S_DECLARER,
+    S_GAME,
+    S_HAND,
+    S_LAST_WINNER,
+    S_LEADER,
+    S_MULTIPLIER,
+    S_N_PLAYED,
+    S_PARTY,
+    S_PLAYED,
+    S_TO_MOVE,
+    S_TRICK,
+    S_TRICK_NO,
+    S_VOIDS,
+    S_WIN_POS,
+    close_trick,
+    next_seat,
+    pass_turn,
+    place_card,
+    start_play,
+)
 from simcards.games._trick import beats, eff_suit, suit_mask
 from simcards.games.hearts.rules import (
     CONTRACT,
@@ -38,29 +62,19 @@ from simcards.games.hearts.rules import (
     T_RULES,
 )
 
-# ---- deal state slots (int64 array of length STATE_SIZE)
-S_HAND = 0  # 0..3: hands still held
-S_LEADER = 4  # seat that led the current trick
-S_N_PLAYED = 5  # cards in the current trick
-S_TRICK = 6  # 6..9: cards of the current trick in play order
-S_PLAYED = 10  # mask of every card played so far (current trick included)
-S_VOIDS = 11  # 11..14: per seat, bit s set when the seat has shown a void in suit s
-S_TRICK_NO = 15  # completed tricks
-S_POINTS = 16  # 16..19: points taken per seat this deal
-S_TRICKS = 20  # 20..23: tricks taken per seat
-S_TO_MOVE = 24
-S_DEALER = 25
-S_LAST_WINNER = 26  # winner of the last completed trick, -1 before
-S_WIN_POS = 27  # position in the current trick of the card winning it so far
-S_BROKEN = 28  # hearts broken
-S_QS_TAKER = 29  # seat that took the QS, -1 before
-S_JC_TAKER = 30  # seat that took the JC (Dutch), -1 before
-S_PHASE = 31  # 0 outbound (American: always), 1 Dutch return: points are chased
-S_SCORE = 32  # 32..35: game scores before this deal (public)
-S_MOON_TRY = 36  # first seat (from the leader) whose bot set out to shoot the moon, -1 none
-S_TAKEN = 37  # 37..40: point cards taken per seat (masks)
-S_MOON_SEATS = 41  # bit s set when seat s's bot set out to shoot the moon (each from its own hand)
-STATE_SIZE = 42
+# ---- deal state: the shared header and contract record (simcards/games/_state.py; re-exported
+# here, where `TrickState` and the bots look them up), then Hearts' own slots from S_GAME on
+S_POINTS = S_GAME  # 4 slots: points taken per seat this deal
+S_TRICKS = S_POINTS + 4  # 4 slots: tricks taken per seat
+S_BROKEN = S_TRICKS + 4  # hearts broken
+S_QS_TAKER = S_BROKEN + 1  # seat that took the QS, -1 before
+S_JC_TAKER = S_QS_TAKER + 1  # seat that took the JC (Dutch), -1 before
+S_PHASE = S_JC_TAKER + 1  # 0 outbound (American: always), 1 Dutch return: points are chased
+S_SCORE = S_PHASE + 1  # 4 slots: game scores before this deal (public)
+S_MOON_TRY = S_SCORE + 4  # first seat (from the leader) whose bot set out to shoot the moon, -1
+S_TAKEN = S_MOON_TRY + 1  # 4 slots: point cards taken per seat (masks)
+S_MOON_SEATS = S_TAKEN + 4  # bit s: seat s's bot set out to shoot the moon (from its own hand)
+STATE_SIZE = S_MOON_SEATS + 1
 
 PHASE_OUTBOUND, PHASE_RETURN = 0, 1
 
@@ -113,22 +127,16 @@ def first_leader(hands, dealer, T):
         for seat in range(4):
             if hands[seat] & 1:
                 return seat
-    return (dealer + 1) % 4
+    return next_seat(dealer, 4)
 
 
 @kernel
 def new_state(st, hands, dealer, scores, phase, T):
-    """Start the play of a deal in ``st`` (the hands are those after passing)."""
-    for i in range(STATE_SIZE):
-        st[i] = 0
+    """Start the play of a deal in ``st`` (the hands are those after passing): the one
+    no-trump contract, no declarer and no parties (every seat plays for itself)."""
+    start_play(st, hands, 4, dealer, first_leader(hands, dealer, T), CONTRACT, -1, 0)
     for seat in range(4):
-        st[S_HAND + seat] = hands[seat]
         st[S_SCORE + seat] = scores[seat]
-    st[S_DEALER] = dealer
-    leader = first_leader(hands, dealer, T)
-    st[S_LEADER] = leader
-    st[S_TO_MOVE] = leader
-    st[S_LAST_WINNER] = -1
     st[S_QS_TAKER] = -1
     st[S_JC_TAKER] = -1
     st[S_MOON_TRY] = -1
@@ -166,7 +174,6 @@ def apply_card(st, card, T):
     trick when it is the fourth card; returns True when that ended the deal."""
     seat = st[S_TO_MOVE]
     n = st[S_N_PLAYED]
-    bit = np.int64(1) << card
     suit = eff_suit(T, CONTRACT, card)
     if n == 0:
         st[S_WIN_POS] = 0
@@ -178,13 +185,9 @@ def apply_card(st, card, T):
             st[S_WIN_POS] = n
     if suit == 2 or (card == rule(T, R_QS) and rule(T, R_QS_BREAKS) != 0):
         st[S_BROKEN] = 1
-    st[S_HAND + seat] &= ~bit
-    st[S_TRICK + n] = card
-    st[S_PLAYED] |= bit
-    n += 1
+    n = place_card(st, seat, n, card)
     if n < 4:
-        st[S_N_PLAYED] = n
-        st[S_TO_MOVE] = (seat + 1) % 4
+        pass_turn(st, seat, n, 4)
         return False
     return complete_trick(st, T)
 
@@ -209,11 +212,7 @@ def complete_trick(st, T):
     st[S_POINTS + winner] += points
     st[S_TAKEN + winner] |= taken
     st[S_TRICKS + winner] += 1
-    st[S_TRICK_NO] += 1
-    st[S_LEADER] = winner
-    st[S_TO_MOVE] = winner
-    st[S_N_PLAYED] = 0
-    st[S_LAST_WINNER] = winner
+    close_trick(st, winner)
     return st[S_TRICK_NO] == n_tricks(T)
 
 

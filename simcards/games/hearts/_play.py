@@ -1,10 +1,11 @@
 """The Hartenjagen / Hearts batch kernel: whole games of deals (deal, pass, moon decision,
 play, score) until the game ends.
 
-`simulate_games` writes one int64 matrix row per deal column and per match column (columns.py
-order). Every deal draws only from the streams of its own global deal index, and a game's
-course depends only on (seed, match index), so any slice of a run can be recomputed alone and
-`replay_game` retraces a game card by card.
+`simulate_games` writes one int64 matrix row per deal column and per match column (the
+`RowLayout`s DEAL_ROWS and MATCH_ROWS). Every deal draws only from the streams of its own global
+deal index, and a game's course depends only on (seed, match index), so any slice of a run can
+be recomputed alone. Its trace switch records every deal's cards in play order: a replay runs
+this same loop (`HeartsGame._simulate_traced`), not a second copy of it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import numpy as np
 
 from simcards._jit import driver, kernel
 from simcards.games.hearts.bots import choose_card, choose_passes, wants_moon
-from simcards.games.columns import column_index
+from simcards.games._rows import ensure_columns
+from simcards.games.columns import RowLayout
 from simcards.games.hearts._kernels import (
     PHASE_OUTBOUND,
     PHASE_RETURN,
@@ -46,19 +48,23 @@ from simcards.rng import (
     reset_stream,
 )
 
-_C = column_index(DEAL_COLUMNS_32)  # the same positions for the 52-card columns
-C_MATCH, C_DEAL_NO, C_DEAL_INDEX, C_DEALER = _C["match_index"], _C["deal_no"], _C["deal_index"], _C["dealer"]
-C_PHASE, C_PASS_DIR, C_HAND, C_PASS, C_LEADER = (_C["phase"], _C["pass_dir"], _C["hand_0"],
-                                                 _C["pass_0"], _C["leader"])
-C_POINTS, C_TRICKS, C_MOON, C_MOON_OPTION = _C["points_0"], _C["tricks_0"], _C["moon"], _C["moon_option"]
-C_MOON_ATTEMPT, C_QS, C_JC, C_SCORE = _C["moon_attempt"], _C["qs_taker"], _C["jc_taker"], _C["score_0"]
-N_DEAL_COLUMNS = len(DEAL_COLUMNS_32)
+# one layout serves both decks: the 32- and 52-card columns have the same names
+DEAL_ROWS = RowLayout(DEAL_COLUMNS_32)
+_d = DEAL_ROWS.row
+C_MATCH, C_DEAL_NO, C_DEAL_INDEX = _d("match_index"), _d("deal_no"), _d("deal_index")
+C_DEALER = _d("dealer")
+C_PHASE, C_PASS_DIR, C_HAND, C_PASS = _d("phase"), _d("pass_dir"), _d("hand_0"), _d("pass_0")
+C_LEADER, C_POINTS, C_TRICKS, C_SCORE = _d("leader"), _d("points_0"), _d("tricks_0"), _d("score_0")
+C_MOON, C_MOON_OPTION, C_MOON_ATTEMPT = _d("moon"), _d("moon_option"), _d("moon_attempt")
+C_QS, C_JC = _d("qs_taker"), _d("jc_taker")
+N_DEAL_ROWS = DEAL_ROWS.n_int
 
-_M = column_index(MATCH_COLUMNS)
-M_MATCH, M_DEALS, M_FIRST_DEALER, M_RETURN = (_M["match_index"], _M["deals"], _M["first_dealer"],
-                                              _M["return_start"])
-M_CAPPED, M_SCORE, M_PLACE, M_WINNER = _M["capped"], _M["score_0"], _M["place_0"], _M["winner"]
-N_MATCH_COLUMNS = len(MATCH_COLUMNS)
+MATCH_ROWS = RowLayout(MATCH_COLUMNS)
+_m = MATCH_ROWS.row
+M_MATCH, M_DEALS, M_FIRST_DEALER = _m("match_index"), _m("deals"), _m("first_dealer")
+M_RETURN, M_CAPPED, M_WINNER = _m("return_start"), _m("capped"), _m("winner")
+M_SCORE, M_PLACE = _m("score_0"), _m("place_0")
+N_MATCH_ROWS = MATCH_ROWS.n_int
 
 
 @kernel
@@ -86,7 +92,7 @@ def prepare_deal(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, d
         held[seat] = dealt[seat]
         passes[seat] = 0
         if offset != 0:
-            passes[seat] = choose_passes(bot_kind[seat], dealt[seat], T, bot_params, seat, rng)
+            passes[seat] = choose_passes(bot_kind[seat], dealt[seat], T, bot_params[seat], rng)
     apply_passes(held, passes, offset)
     new_state(st, held, dealer_of(match, deal_no), scores, phase, T)
     mark_moon_attempts(st, held, phase, T, bot_kind, bot_params)
@@ -104,7 +110,7 @@ def mark_moon_attempts(st, hands, phase, T, bot_kind, bot_params):
     leader = st[S_LEADER]
     for k in range(4):
         seat = (leader + k) % 4
-        if wants_moon(bot_kind[seat], hands[seat], T, bot_params, seat):
+        if wants_moon(bot_kind[seat], hands[seat], T, bot_params[seat]):
             st[S_MOON_SEATS] |= np.int64(1) << seat
             if st[S_MOON_TRY] < 0:
                 st[S_MOON_TRY] = seat
@@ -115,8 +121,8 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``."""
     k = 0
     while True:
-        seat = st[S_TO_MOVE]
-        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params, rng)
+        seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up for the row view
+        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
         trace[k] = card
         k += 1
         if apply_card(st, card, T):
@@ -156,13 +162,18 @@ def _record_deal(out, row, match, deal_no, phase, offset, dealt, passes, st, moo
 
 
 @driver
-def simulate_games(seed, start, n, T, bot_kind, bot_params):
-    """Games start .. start+n-1 of a run: (deal matrix, match matrix), one row per column."""
+def simulate_games(seed, start, n, T, bot_kind, bot_params, traces):
+    """Games start .. start+n-1 of a run: (deal matrix, match matrix, traces), one matrix row
+    per column (DEAL_ROWS, MATCH_ROWS). The trace switch: with ``traces`` of shape
+    [k > 0, n_cards], each deal's cards in play order are copied into its row of ``traces``
+    (grown like the deal matrix) and the returned traces have one row per deal; with shape
+    [0, n_cards] nothing is recorded and ``traces`` comes back as it is."""
     n_cards = 4 * T[T_RULES + R_HAND_SIZE]
     max_deals = T[T_RULES + R_MAX_DEALS]
     capacity = max(16, n * 24)
-    out = np.empty((N_DEAL_COLUMNS, capacity), dtype=np.int64)
-    matches = np.empty((N_MATCH_COLUMNS, n), dtype=np.int64)
+    out = np.empty((N_DEAL_ROWS, capacity), dtype=np.int64)
+    matches = np.empty((N_MATCH_ROWS, n), dtype=np.int64)
+    tracing = traces.shape[0] > 0
     dealt = np.empty(4, dtype=np.int64)
     passes = np.empty(4, dtype=np.int64)
     held = np.empty(4, dtype=np.int64)
@@ -190,10 +201,12 @@ def simulate_games(seed, start, n, T, bot_kind, bot_params):
             moon_try = st[S_MOON_TRY]
             play_out(st, T, bot_kind, bot_params, rng, trace)
             moon, option = finish_deal(st, T, scores, deltas)
-            if row == out.shape[1]:
-                bigger = np.empty((N_DEAL_COLUMNS, 2 * row), dtype=np.int64)
-                bigger[:, :row] = out
-                out = bigger
+            if row == out.shape[1]:  # full: grow (a call per deal would cost a reference count)
+                out = ensure_columns(out, row, 1)
+            if tracing:
+                # ensure_columns grows the second axis: a trace row is a column of traces.T
+                traces = ensure_columns(traces.T, row, 1).T
+                traces[row, :] = trace
             _record_deal(out, row, match, deal_no, phase, offset, dealt, passes, st, moon,
                          option, scores, start_leader, moon_try)
             row += 1
@@ -219,51 +232,9 @@ def simulate_games(seed, start, n, T, bot_kind, bot_params):
                 winner = seat
                 firsts += 1
         matches[M_WINNER, k] = winner if firsts == 1 else -1
-    return out[:, :row].copy(), matches
-
-
-@driver
-def replay_game(seed, match, T, bot_kind, bot_params, stop_deal):
-    """Game ``match`` of a run with ``seed`` up to and including deal ``stop_deal`` (or to its
-    end when that comes first). Returns (per deal: dealt hands, passes, pass offsets, scores
-    before, phases, card traces; number of deals)."""
-    n_cards = 4 * T[T_RULES + R_HAND_SIZE]
-    max_deals = T[T_RULES + R_MAX_DEALS]
-    cap = min(max_deals, stop_deal + 1)
-    all_dealt = np.zeros((cap, 4), dtype=np.int64)
-    all_passes = np.zeros((cap, 4), dtype=np.int64)
-    offsets = np.zeros(cap, dtype=np.int64)
-    before = np.zeros((cap, 4), dtype=np.int64)
-    phases = np.zeros(cap, dtype=np.int64)
-    traces = np.zeros((cap, n_cards), dtype=np.int64)
-    dealt = np.empty(4, dtype=np.int64)
-    passes = np.empty(4, dtype=np.int64)
-    held = np.empty(4, dtype=np.int64)
-    deck = np.empty(n_cards, dtype=np.int64)
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    trace = np.empty(n_cards, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
-    deltas = np.empty(4, dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    phase = PHASE_OUTBOUND
-    deal_no = 0
-    over = False
-    while not over and deal_no < cap:
-        for seat in range(4):
-            before[deal_no, seat] = scores[seat]
-        phases[deal_no] = phase
-        offsets[deal_no] = prepare_deal(seed, match, deal_no, scores, phase, T, bot_kind,
-                                        bot_params, dealt, passes, held, deck, st, rng)
-        play_out(st, T, bot_kind, bot_params, rng, trace)
-        finish_deal(st, T, scores, deltas)
-        for seat in range(4):
-            all_dealt[deal_no, seat] = dealt[seat]
-            all_passes[deal_no, seat] = passes[seat]
-        for i in range(n_cards):
-            traces[deal_no, i] = trace[i]
-        over, phase = game_over(scores, phase, T)
-        deal_no += 1
-    return all_dealt, all_passes, offsets, before, phases, traces, deal_no
+    if tracing:
+        traces = traces[:row]
+    return out[:, :row].copy(), matches, traces
 
 
 @driver

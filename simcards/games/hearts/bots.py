@@ -19,7 +19,8 @@ The heuristic plays in one of three modes:
   cards of long suits; win tricks that hold points as cheaply as sure; never discard points.
 - *moon* (a seat that decided to shoot the moon, while nobody else has taken a point): chase,
   and also win point-free tricks to keep control.
-Parameters reach every kernel as the [seat, parameter] matrix plus the seat (no row views).
+Every kernel gets the parameter row of the seat it decides for (``bot_params[seat]``), as in
+Klaverjassen: one bot signature in every game.
 The moon option (``moon = "choose"``) is decided by the rules kernel for every bot kind
 (simcards/games/hearts/rules.py).
 """
@@ -208,7 +209,7 @@ def _trick_points(st, T):
 
 
 @kernel
-def _pass_danger(card, hand, T, params, seat):
+def _pass_danger(card, hand, T, params):
     """How much a card is worth passing away (higher: pass first)."""
     n_ranks = rule(T, R_N_RANKS)
     s = card // n_ranks
@@ -216,7 +217,7 @@ def _pass_danger(card, hand, T, params, seat):
     qs = rule(T, R_QS)
     spades = hand & _suit(T, SPADES_SUIT)
     low_spades = popcount(spades & ((np.int64(1) << qs) - 1))
-    guarded = low_spades >= params[seat, P_SPADE_GUARD]
+    guarded = low_spades >= params[P_SPADE_GUARD]
     if card == qs:
         return 10.0 if guarded else 100.0
     if card == rule(T, R_AS) or card == rule(T, R_KS):
@@ -224,29 +225,28 @@ def _pass_danger(card, hand, T, params, seat):
     if s == HEARTS_SUIT:
         return 2.0 * r + (10.0 if r >= n_ranks - 4 else 0.0)
     danger = 1.5 * r
-    if s != SPADES_SUIT and popcount(hand & _suit(T, s)) <= params[seat, P_VOID_PASS]:
+    if s != SPADES_SUIT and popcount(hand & _suit(T, s)) <= params[P_VOID_PASS]:
         danger += 15.0
     return danger
 
 
 @kernel
-def choose_passes(kind, hand, T, bot_params, seat, rng):
-    """The three cards the bot of ``kind`` at ``seat`` passes (a mask); ``bot_params`` is the
-    [seat, parameter] matrix."""
+def choose_passes(kind, hand, T, params, rng):
+    """The three cards the bot of ``kind`` with parameter row ``params`` passes (a mask)."""
     chosen = np.int64(0)
     if kind == RANDOM:
         for _ in range(N_PASS):
             rest = hand & ~chosen
             chosen |= np.int64(1) << nth_bit_index(rest, randint(rng, popcount(rest)))
         return chosen
-    return heuristic_passes(hand, T, bot_params, seat)
+    return heuristic_passes(hand, T, params)
 
 
 @kernel
-def heuristic_passes(hand, T, params, seat):
+def heuristic_passes(hand, T, params):
     """Pass the three most dangerous cards, or the three lowest non-hearts when planning a moon."""
     chosen = np.int64(0)
-    moon = moon_score(hand, T) >= params[seat, P_MOON]
+    moon = moon_score(hand, T) >= params[P_MOON]
     for _ in range(N_PASS):
         best, best_value = -1, -1e18
         rest = hand & ~chosen
@@ -257,7 +257,7 @@ def heuristic_passes(hand, T, params, seat):
                 if (card // rule(T, R_N_RANKS)) == HEARTS_SUIT:
                     value -= 100.0
             else:
-                value = _pass_danger(card, hand, T, params, seat)
+                value = _pass_danger(card, hand, T, params)
             if value > best_value:
                 best, best_value = card, value
             rest &= rest - 1
@@ -266,12 +266,12 @@ def heuristic_passes(hand, T, params, seat):
 
 
 @kernel
-def wants_moon(kind, hand, T, bot_params, seat):
-    """Does the bot of ``kind`` at ``seat`` set out to shoot the moon with this hand (after
-    passing)?"""
+def wants_moon(kind, hand, T, params):
+    """Does the bot of ``kind`` with parameter row ``params`` set out to shoot the moon with
+    this hand (after passing)?"""
     if kind == RANDOM:
         return False
-    return moon_score(hand, T) >= bot_params[seat, P_MOON]
+    return moon_score(hand, T) >= params[P_MOON]
 
 
 # ---------------------------------------------------------------- card play
@@ -302,7 +302,7 @@ def _moon_threat(st, seat, T, params):
             holder, taken = other, p
     if holder < 0 or holder == seat:
         return -1
-    if taken >= params[seat, P_DEFENCE] * rule(T, R_TOTAL):
+    if taken >= params[P_DEFENCE] * rule(T, R_TOTAL):
         return holder
     return -1
 
@@ -362,7 +362,7 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
             if unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1) == 0:
                 return top  # win a heart ourselves: the moon is off
     # dominate early with boss clubs / diamonds while everyone still follows
-    if st[S_TRICK_NO] < params[seat, P_DOMINATE]:
+    if st[S_TRICK_NO] < params[P_DOMINATE]:
         for s in range(2):
             mine = legal & _suit(T, s)
             if mine == 0:
@@ -375,7 +375,7 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
             for k in range(1, 4):
                 if st[S_VOIDS + (seat + k) % 4] >> s & 1:
                     void_seen = True
-            if not void_seen and popcount(out) >= params[seat, P_DOM_UNSEEN]:
+            if not void_seen and popcount(out) >= params[P_DOM_UNSEEN]:
                 return top
     best, best_score = -1, -1e18
     for s in range(4):
@@ -418,7 +418,7 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
             return highest_bit_index(over)  # take a point away from the shooter
     if n == 3:
         if under != 0:
-            if (trick_pts == 0 and over != 0 and params[seat, P_UNLOAD] > 0):
+            if (trick_pts == 0 and over != 0 and params[P_UNLOAD] > 0):
                 cheap_over = over & ~rule(T, R_POINT_CARDS)
                 if cheap_over != 0:
                     top = highest_bit_index(cheap_over)
@@ -516,8 +516,8 @@ def _chase_discard(legal, T):
 
 @kernel
 def heuristic_card(seat, legal, st, T, params):
-    """The heuristic's card for ``seat`` (see the module docstring); ``params`` is the
-    [seat, parameter] matrix."""
+    """The heuristic's card for ``seat`` (see the module docstring); ``params`` is the seat's
+    parameter row."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     hand = st[S_HAND + seat]
@@ -540,11 +540,10 @@ def heuristic_card(seat, legal, st, T, params):
 
 
 @kernel
-def choose_card(kind, legal, st, T, bot_params, rng):
-    """The card the bot of ``kind`` plays for the seat to move. ``bot_params`` is the
-    [seat, parameter] matrix; kernels index it by seat rather than taking a row view (a view
-    costs a reference count per card)."""
+def choose_card(kind, legal, st, T, params, rng):
+    """The card the bot of ``kind`` with parameter row ``params`` (the caller passes
+    ``bot_params[seat]``) plays for the seat to move."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     seat = st[S_TO_MOVE]
-    return heuristic_card(seat, legal, st, T, bot_params)
+    return heuristic_card(seat, legal, st, T, params)

@@ -13,7 +13,6 @@ from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective, check_count
-from simcards.games.columns import to_frame
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
 from simcards.games.hearts.columns import (
@@ -24,10 +23,12 @@ from simcards.games.hearts.columns import (
 from simcards.games.hearts.rules import (
     AMERICAN_OPTIONS,
     DUTCH_OPTIONS,
+    MOON_SCORED_OTHERS,
+    R_TOTAL,
     RULES_VERSION,
+    T_RULES,
     build_tables,
 )
-from simcards.rng import MAX_DEALS_PER_MATCH
 
 HEARTS_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS)
 HARTENJAGEN_BOTS = BotFamily(kinds=hbots.KINDS, params=hbots.PARAMS_DUTCH)
@@ -70,10 +71,22 @@ class HeartsGame(Game):
 
     # ------------------------------------------------------------ batch
 
+    def _simulate(self, seed, start, n, kinds, params, traces):
+        """(frames, traces) of games start .. start+n-1: the one kernel loop, with its trace
+        switch on when ``traces`` has rows (_play.simulate_games)."""
+        deals, matches, traces = _play.simulate_games(seed, start, n, self.tables, kinds, params,
+                                                      traces)
+        return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, deals),
+                "matches": _play.MATCH_ROWS.to_frame(self.match_columns, matches)}, traces
+
     def _simulate_frames(self, seed, start, n, kinds, params):
-        deals, matches = _play.simulate_games(seed, start, n, self.tables, kinds, params)
-        return {"deals": to_frame(self.deal_columns, deals),
-                "matches": to_frame(self.match_columns, matches)}
+        return self._simulate(seed, start, n, kinds, params, self._traces(0))[0]
+
+    def _simulate_traced(self, seed, start, n, kinds, params):
+        return self._simulate(seed, start, n, kinds, params, self._traces(16))
+
+    def _traces(self, rows: int) -> np.ndarray:
+        return np.empty((rows, self.deck.n_cards), dtype=np.int64)
 
     def placings(self, frames, n_games, deals_per_game):
         matches = frames["matches"].sort("match_index")
@@ -95,16 +108,14 @@ class HeartsGame(Game):
           ``scores`` before the deal and the ``phase`` ("outbound", or "return" in
           Hartenjagen) decide how the deal is scored.
         - ``seed`` and ``index``: global deal ``index`` (the ``deal_index`` column) of a run with
-          ``seed`` and ``bots``: its game is replayed up to that deal, so the passes, the
+          ``seed`` and ``bots``: its game is simulated up to that deal, so the passes, the
           scores before it and its phase are exactly those of the run.
         """
         kinds, params = self.resolve_bots(bots)
         source = deal_source(hands, seed, index)
         if source is not None:
-            ctx = self._deal_context(*source, kinds, params)
-            return HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
-                               kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
-                               pass_dir=ctx["pass_dir"])
+            row, _ = self.run_deal(*source, kinds, params)
+            return self.state_from_row(row, kinds, params)
         masks = parse_deal(hands, self.deck)
         dealer = check_seat("dealer", dealer)
         allowed_phases = PHASES if self.dutch else PHASES[:1]
@@ -118,85 +129,53 @@ class HeartsGame(Game):
         return HeartsState(self, masks, dealer, [int(s) for s in scores], PHASES.index(phase),
                            kinds, params)
 
-    def _deal_context(self, seed: int, index: int, kinds, params) -> dict:
-        match, deal_no = divmod(index, MAX_DEALS_PER_MATCH)
-        dealt, passes, offsets, before, phases, traces, n = _play.replay_game(
-            seed, match, self.tables, kinds, params, deal_no)
-        if n <= deal_no:
-            raise UserError(f"deal index {index} is deal {deal_no} of game {match}, but that "
-                             f"game ended after {n} deals with these bots")
-        held = dealt[deal_no].copy()
-        K.apply_passes(held, passes[deal_no], int(offsets[deal_no]))
-        return {"match": match, "deal_no": deal_no, "dealt": dealt[deal_no],
-                "passes": passes[deal_no], "pass_dir": int(offsets[deal_no]), "held": held,
-                "dealer": int(_play.dealer_of(match, deal_no)),
-                "scores": [int(s) for s in before[deal_no]], "phase": int(phases[deal_no]),
-                "trace": traces[deal_no]}
+    # ------------------------------------------------------------ replays (protocol hooks)
 
-    # ------------------------------------------------------------ replays
+    def state_from_row(self, row: dict, kinds, params) -> "HeartsState":
+        """The deal of a simulated row as it was played: the hands after passing, its dealer,
+        phase and the scores before it; the moon attempts are marked by the simulation's
+        kernel."""
+        dealt = np.array([row[f"hand_{s}"] for s in range(4)], dtype=np.int64)
+        passes = np.array([row[f"pass_{s}"] for s in range(4)], dtype=np.int64)
+        held = dealt.copy()
+        K.apply_passes(held, passes, int(row["pass_dir"]))
+        return HeartsState(self, held, row["dealer"], self._scores_before(row), row["phase"],
+                           kinds, params, dealt=dealt, passes=passes, pass_dir=row["pass_dir"])
 
-    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
-        """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
-        ``bots``, trick by trick: dealt hands, passes, scores before, tricks and the result."""
-        kinds, params = self.resolve_bots(bots)
-        ctx = self._deal_context(check_count("seed", seed), check_count("index", index),
-                                 kinds, params)
-        return self._replay_from(ctx, kinds, params)
+    def _scores_before(self, row: dict) -> list[int]:
+        """The game scores before the deal of ``row`` (the previous deal row's scores, 0 before
+        a game's first deal): its scores after, less the change its own columns record."""
+        total = int(self.tables[T_RULES + R_TOTAL])
+        change = [row[f"points_{s}"] for s in range(4)]
+        if row["phase"] == K.PHASE_RETURN:
+            change = [-p for p in change]
+        elif row["moon"] >= 0:
+            shooter = row["moon"]
+            if row["moon_option"] == MOON_SCORED_OTHERS:
+                change = [0 if s == shooter else total for s in range(4)]
+            else:
+                change = [-total if s == shooter else 0 for s in range(4)]
+        return [row[f"score_{s}"] - d for s, d in enumerate(change)]
+
+    def replay_header(self, row: dict, state: "HeartsState") -> dict:
+        deck = self.deck
+        return {"match_index": row["match_index"], "deal_no": row["deal_no"],
+                "deal_index": row["deal_index"], "dealer": state.dealer, "phase": state.phase,
+                "hands": [deck.hand_codes(h) for h in state.dealt],
+                "pass_dir": state.pass_dir,
+                "passes": [deck.hand_codes(p) for p in state.passes],
+                "scores_before": state.scores_before, "moon_attempt": state.moon_attempt}
 
     def replay_match(self, seed: int, match_index: int, bots: Any = "heuristic") -> dict:
         """Every deal of game ``match_index`` of a run (as `replay`), and its final placings."""
         kinds, params = self.resolve_bots(bots)
         seed, match_index = check_count("seed", seed), check_count("match_index", match_index)
-        deals = []
-        stop = MAX_DEALS_PER_MATCH - 1
-        dealt, passes, offsets, before, phases, traces, n = _play.replay_game(
-            seed, match_index, self.tables, kinds, params, stop)
-        for deal_no in range(n):
-            held = dealt[deal_no].copy()
-            K.apply_passes(held, passes[deal_no], int(offsets[deal_no]))
-            ctx = {"match": match_index, "deal_no": deal_no, "dealt": dealt[deal_no],
-                   "passes": passes[deal_no], "pass_dir": int(offsets[deal_no]), "held": held,
-                   "dealer": int(_play.dealer_of(match_index, deal_no)),
-                   "scores": [int(s) for s in before[deal_no]], "phase": int(phases[deal_no]),
-                   "trace": traces[deal_no]}
-            deals.append(self._replay_from(ctx, kinds, params))
-        final = deals[-1]["result"]["scores"]
-        last_points = np.array(deals[-1]["result"]["points"], dtype=np.int64)
-        over = self._game_over(final, deals[-1]["phase"])
-        places = np.empty(4, dtype=np.int64)
-        dutch_end = over and self.dutch and deals[-1]["phase"] == "return"
-        K.placings(np.array(final, dtype=np.int64), last_points, dutch_end, places)
-        return {"match_index": match_index, "deals": deals, "scores": final,
-                "places": [int(p) for p in places], "capped": not over}
-
-    def _game_over(self, scores, phase_name: str) -> bool:
-        over, _ = K.game_over(np.array(scores, dtype=np.int64), PHASES.index(phase_name),
-                              self.tables)
-        return bool(over)
-
-    def _replay_from(self, ctx: dict, kinds, params) -> dict:
-        state = HeartsState(self, ctx["held"], ctx["dealer"], ctx["scores"], ctx["phase"],
-                            kinds, params, dealt=ctx["dealt"], passes=ctx["passes"],
-                            pass_dir=ctx["pass_dir"])
-        tricks = []
-        for k, card in enumerate(ctx["trace"]):
-            if k % 4 == 0:
-                tricks.append({"leader": state.to_move, "cards": []})
-            seat = state.to_move
-            code = self.deck.code(int(card))
-            state.play(code)
-            tricks[-1]["cards"].append((seat, code))
-            if k % 4 == 3:
-                tricks[-1]["winner"] = int(state._st[K.S_LAST_WINNER])
-        deck = self.deck
-        return {"match_index": ctx["match"], "deal_no": ctx["deal_no"],
-                "deal_index": ctx["match"] * MAX_DEALS_PER_MATCH + ctx["deal_no"],
-                "dealer": ctx["dealer"], "phase": PHASES[ctx["phase"]],
-                "hands": [deck.hand_codes(int(h)) for h in ctx["dealt"]],
-                "pass_dir": PASS_NAMES[ctx["pass_dir"]],
-                "passes": [deck.hand_codes(int(p)) for p in ctx["passes"]],
-                "scores_before": ctx["scores"], "moon_attempt": state.moon_attempt,
-                "tricks": tricks, "result": state.result()}
+        frames, _ = self._simulate_traced(seed, match_index, 1, kinds, params)
+        deals = [self.replay(seed, index, bots) for index in frames["deals"]["deal_index"]]
+        game = frames["matches"].row(0, named=True)
+        return {"match_index": match_index, "deals": deals,
+                "scores": [game[f"score_{s}"] for s in range(4)],
+                "places": [game[f"place_{s}"] for s in range(4)], "capped": game["capped"]}
 
 
 class Hartenjagen(HeartsGame):
