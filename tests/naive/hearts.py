@@ -172,3 +172,12 @@ def random_hands(codes, rng: random.Random) -> list[list[str]]:
     rng.shuffle(codes)
     size = len(codes) // 4
     return [codes[size * s:size * s + size] for s in range(4)]
+
+
+def legal_moves_of(game, state) -> set[str]:
+    """The reference's legal cards in an interactive Hartenjagen / Hearts deal, from what the
+    state shows: the mover's hand, the trick, the tricks completed and whether hearts broke."""
+    rules = Rules.of(game.name, game.options)
+    trick_no = len(state.history) // 4
+    return set(legal_moves(state.hand(state.to_move), state.trick, trick_no,
+                           state.hearts_broken, rules))

@@ -65,6 +65,28 @@ class HeartsGame(Game):
     bench = (BenchEntry("random"), BenchEntry("heuristic", 100_000))
     dutch = False
 
+    @property
+    def tricks_per_deal(self) -> int:
+        return self.deck.n_cards // 4
+
+    @property
+    def card_points_total(self) -> int:
+        return int(self.tables[T_RULES + R_TOTAL])
+
+    def row_totals(self, row) -> tuple[int, int]:
+        return (sum(row[f"points_{s}"] for s in range(4)),
+                sum(row[f"tricks_{s}"] for s in range(4)))
+
+    def result_row(self, state) -> dict:
+        res = state.result()
+        moon_options = {v: k for k, v in MOON_OPTION_NAMES.items()}
+        out = {"moon": -1 if res["moon"] is None else res["moon"],
+               "moon_option": moon_options[res["moon_option"]], "qs_taker": res["qs_taker"],
+               "jc_taker": res.get("jc_taker", -1)}
+        for key, column in (("points", "points"), ("tricks", "tricks"), ("scores", "score")):
+            out.update({f"{column}_{s}": res[key][s] for s in range(4)})
+        return out
+
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options, self.dutch)
