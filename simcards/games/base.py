@@ -19,13 +19,16 @@ class IllegalMove(UserError):
     """A card that may not be played now; the message names it and the legal cards."""
 
 
+INT64_MAX = 2**63 - 1  # seeds, indices and counts go to the kernels as int64
+
+
 def check_count(name: str, value: Any, minimum: int = 0) -> int:
     try:
-        number = operator.index(value)
+        number = operator.index(value) if not isinstance(value, bool) else None
     except TypeError:
-        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}") from None
-    if number < minimum:
-        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}")
+        number = None
+    if number is None or not minimum <= number <= INT64_MAX:
+        raise UserError(f"{name} = {value!r} is not allowed; use an integer from {minimum} to {INT64_MAX}")
     return number
 
 
@@ -64,7 +67,7 @@ def deal_source(hands: Any, seed: Any, index: Any) -> tuple[int, int] | None:
 
 
 def check_seat(name: str, value: Any, n_seats: int = 4) -> int:
-    if isinstance(value, bool) or value not in range(n_seats):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in range(n_seats):
         seats = ", ".join(str(s) for s in range(n_seats))
         raise UserError(f"{name} = {value!r} is not a seat; seats are {seats}")
     return int(value)
