@@ -30,7 +30,7 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = importlib.import_module(module_name).build(run, out_dir)
     m = run.manifest
-    units = sum(e["n"] for e in m["chunks"] if e.get("status") == "done")
+    units = run.units_done
     meta = [
         f"run: {run.path} ({units:,} {'matches' if m['unit'] == 'match' else 'deals'}"
         f"{'' if run.complete else ', INCOMPLETE'})",
