@@ -45,6 +45,7 @@ from simcards.config import (
     _unknown_keys,
     _workers,
 )
+from simcards.errors import UserError
 from simcards.games import game_class, load
 from simcards.tune import ParamRange, SearchResult, search
 
@@ -313,6 +314,12 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"({config.objective}), {config.units:,} units per candidate")
     result = search(cached, list(config.ranges), start, grid_points=config.grid, log=log)
     profiles = {r.name: _profile(cached, result.best, r, config.grid) for r in config.ranges}
+    for r in config.ranges:  # a parameter the rules never consult would "tune" to noise-free 0
+        curve = [cached({**result.best, r.name: v}) for v in profiles[r.name]["value"]]
+        if all(np.array_equal(curve[0], c) for c in curve[1:]):
+            raise UserError(f"tune.{r.name} = [{r.low:g}, {r.high:g}, {r.resolution:g}]: every value "
+                            f"played the same with these rules of {config.ruleset} (the parameter has "
+                            f"no effect); tune a parameter these rules use. Nothing was written")
     log("verification on a fresh seed")
     verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
