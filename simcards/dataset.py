@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from simcards.errors import UserError
-from simcards.manifest import MANIFEST, done_entries, part_name, part_problem
+from simcards.manifest import KINDS, MANIFEST, done_entries, part_name, part_problem
 from simcards.runner import is_complete
 
 
@@ -48,6 +48,11 @@ class RunData:
                                    f"(`simcards verify {self.path}` lists every problem)")
             files.append(self.path / kind / part_name(entry["index"]))
         return files
+
+    def check(self) -> None:
+        """DatasetError naming the first part (of any kind) that does not match the manifest."""
+        for kind in KINDS:
+            self.parts(kind)
 
     def scan(self, kind: str = "deals") -> pl.LazyFrame:
         files = self.parts(kind)

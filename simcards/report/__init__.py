@@ -23,6 +23,7 @@ SECTION_MODULES = {
 def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> dict[str, Path]:
     """Write the report of the run at ``run_path``; returns the paths of report.html and .md."""
     run = open_run(run_path)
+    run.check()  # every part against its checksum, before anything is written
     module_name = SECTION_MODULES.get(run.ruleset)
     if module_name is None:
         raise DatasetError(f"no report is defined for ruleset {run.ruleset!r}")
