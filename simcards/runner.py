@@ -257,10 +257,16 @@ class DaskBackend:
                     done = wait(in_flight, timeout=1.0, return_when="FIRST_COMPLETED").done
                 except TimeoutError:
                     done = set()
+                progressed = False
                 for future in done:
+                    try:
+                        info = future.result(timeout=5)
+                    except TimeoutError:  # its result sat on a worker that has gone: wait for it
+                        continue
                     in_flight.discard(future)
-                    yield future.result()
-                if done:
+                    progressed = True
+                    yield info
+                if progressed:
                     alone_since = None
                     continue
                 nthreads = self.client.nthreads()
