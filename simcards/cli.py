@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -13,12 +14,12 @@ EXIT_USAGE = 2
 
 def _cmd_run(args) -> int:
     from simcards.config import load_config
-    from simcards.runner import run
+    from simcards.runner import is_complete, run
 
     config = load_config(args.config, deals=args.deals, workers=args.workers, output=args.out)
-    manifest = run(config, force=args.force, quiet=args.quiet)
+    manifest = run(config, force=args.force, quiet=args.quiet, yes=args.yes)
     timings = manifest.get("timings")
-    done = "finished" if all(e["status"] == "done" for e in manifest["chunks"]) else "incomplete"
+    done = "finished" if is_complete(manifest) else "incomplete"
     print(f"{config.run_dir}: {config.units:,} {config.units_name} {done}")
     if timings:
         print(f"  {timings['units_per_second']:,.0f} {config.units_name}/s end to end with "
@@ -34,6 +35,19 @@ def _cmd_report(args) -> int:
     paths = build_report(args.run, reports_root=args.out)
     print(f"report written: {paths['html']}")
     print(f"                {paths['markdown']}")
+    return 0
+
+
+def _cmd_verify(args) -> int:
+    from simcards.verify import verify_run
+
+    problems, summary = verify_run(args.run)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"simcards: {len(problems)} problem(s) in {args.run}", file=sys.stderr)
+        return EXIT_USAGE
+    print(summary)
     return 0
 
 
@@ -76,13 +90,28 @@ def _plain(value):
     return value
 
 
+def _check_played(run, deal: int) -> None:
+    """UserError unless the run played deal_index ``deal`` (its finished parts hold it)."""
+    import polars as pl
+
+    deals = run.scan("deals")
+    if deals.filter(pl.col("deal_index") == deal).select(pl.len()).collect().item() == 0:
+        last = deals.select(pl.col("deal_index").max()).collect().item()
+        raise UserError(f"--deal {deal}: {run.path} did not play that deal; use a deal_index of "
+                        f"its deals (from 0 to {last:,}{'' if run.complete else ', run incomplete'})")
+
+
 def _cmd_replay(args) -> int:
     from simcards.dataset import open_run
     from simcards.games import load
 
+    from simcards.games.protocol import check_count
+
+    deal = check_count("--deal", args.deal)
     run = open_run(args.run)
     m = run.manifest
     game = load(m["ruleset"], **m["config"].get("rules", {}))
+    _check_played(run, deal)
     story = _plain(game.replay(m["seed"], args.deal, m["config"]["bots"]))
     print(f"{m['ruleset']}, run {run.name} (seed {m['seed']}), deal {args.deal}")
     for key, value in story.items():
@@ -132,6 +161,15 @@ def _cmd_tune(args) -> int:
     return 0
 
 
+def _workers_arg(text: str):
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: use 'auto' or a number of workers") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simcards",
@@ -144,11 +182,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "<output>/<name>/. Rerunning resumes an interrupted run.")
     p.add_argument("config", type=Path, help="TOML config file (see configs/)")
     p.add_argument("--deals", type=int, help="number of deals (matches for match rulesets) instead of the config's")
-    p.add_argument("--workers", type=int, help="worker processes (default: the config's, 'auto' = one per core)")
+    p.add_argument("--workers", type=_workers_arg, metavar="K|auto",
+                   help="worker processes (default: the config's; 'auto' = one per core)")
     p.add_argument("--out", help="output folder instead of the config's 'output'")
     p.add_argument("--force", action="store_true", help="delete what the run made before and start over")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--yes", action="store_true", help="run even when it would take more than a day here")
     p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("verify", help="check every part of a run against its manifest",
+                       description="Check that every Parquet part of a run is present and matches "
+                       "the size and SHA-256 recorded when it was written; list what is wrong "
+                       "(exit 2) or confirm the run is whole.")
+    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
+    p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("report", help="write the report of a finished run",
                        description="Statistics, charts and tables of a run: reports/<name>/report.html "
@@ -185,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "reports/<name>/thresholds.toml (includable in a run config) and a report.")
     p.add_argument("config", type=Path, help="tune TOML (see configs/tune-*.toml)")
     p.add_argument("--units", type=int, help="deals (matches for match rulesets) per candidate")
-    p.add_argument("--workers", type=int, help="worker processes")
+    p.add_argument("--workers", type=_workers_arg, metavar="K|auto", help="worker processes ('auto' = one per core)")
     p.add_argument("--out", help="reports folder instead of the config's 'output'")
     p.add_argument("--quiet", action="store_true", help="no search log")
     p.set_defaults(func=_cmd_tune)
@@ -204,7 +251,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        out = getattr(args, "out", None)
+        if out is not None:
+            from simcards.config import not_a_folder
+
+            if (blocker := not_a_folder(out)) is not None:
+                raise UserError(f"--out {out}: use a folder path ({blocker} is a file)")
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # the reader of our output went away (`simcards ... | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("simcards: interrupted; rerun the same command to resume", file=sys.stderr)
         return 130

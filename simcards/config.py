@@ -41,7 +41,11 @@ from simcards.games.options import option_problems
 BACKENDS = ("loky", "dask")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 TOP_KEYS = ("name", "ruleset", "deals", "matches", "seed", "chunk_size", "workers", "backend",
-            "scheduler", "output", "rules", "bots", "include")
+            "scheduler", "scheduler_timeout", "workers_timeout", "output", "rules", "bots", "include")
+INT64_MAX = 2**63 - 1  # seeds and unit indices go to the kernels as int64
+MAX_UNITS = 2**53  # deal indices of match rulesets are match_index * 1024 + deal_no in int64
+SCHEDULER_TIMEOUT = 10  # seconds to reach a Dask scheduler before the run gives up
+WORKERS_TIMEOUT = 60  # seconds a Dask run waits with no worker before it stops (resumable)
 
 
 class ConfigError(UserError):
@@ -67,6 +71,8 @@ class RunConfig:
     workers: int = 1
     backend: str = "loky"
     scheduler: str | None = None
+    scheduler_timeout: float = SCHEDULER_TIMEOUT
+    workers_timeout: float = WORKERS_TIMEOUT
     output: str = "results"
     rules: dict = field(default_factory=dict)
     bots: Any = "heuristic"
@@ -91,8 +97,9 @@ class RunConfig:
         """What decides the data: two configs with the same identity give the same Parquet
         content (workers, backend and output do not matter)."""
         d = self.to_dict()
-        for key in ("workers", "backend", "scheduler", "output", "units"):
-            d.pop(key)
+        for key in ("workers", "backend", "scheduler", "scheduler_timeout", "workers_timeout",
+                    "output", "units"):
+            d.pop(key, None)
         return d
 
 
@@ -100,9 +107,12 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def _int_problem(key: str, value: Any, minimum: int, problems: list) -> None:
+def _int_problem(key: str, value: Any, minimum: int, problems: list, maximum: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.append((key, value, f"an integer >= {minimum}"))
+        problems.append((key, value, f"an integer >= {minimum}" if maximum is None
+                         else f"an integer from {minimum} to {maximum}"))
+    elif maximum is not None and value > maximum:
+        problems.append((key, value, f"an integer from {minimum} to {maximum}"))
 
 
 def _read_toml(path: Path, source: str) -> dict:
@@ -111,8 +121,14 @@ def _read_toml(path: Path, source: str) -> dict:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise ConfigError(source, [("file", str(path), "an existing TOML file")]) from None
+    except IsADirectoryError:
+        raise ConfigError(source, [("file", str(path), "a TOML file, not a folder")]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(source, [("file", str(path), f"a UTF-8 text file (byte {exc.start} is not UTF-8)")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, [("file", str(path), f"valid TOML ({exc})")]) from None
+    except OSError as exc:
+        raise ConfigError(source, [("file", str(path), f"a readable TOML file ({exc.strerror})")]) from None
 
 
 def _unknown_keys(data: dict, known: tuple[str, ...], problems: list) -> None:
@@ -147,7 +163,8 @@ def _workers(data: dict, problems: list) -> int:
     workers = data.get("workers", "auto")
     if workers == "auto":
         return default_workers()
-    _int_problem("workers", workers, 1, problems)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 4096:
+        problems.append(("workers", workers, "'auto' or an integer from 1 to 4096"))
     return workers
 
 
@@ -155,7 +172,18 @@ def _output(data: dict, default: str, problems: list) -> str:
     output = data.get("output", default)
     if not isinstance(output, str) or not output:
         problems.append(("output", output, "a folder path"))
+    elif (blocker := not_a_folder(output)) is not None:
+        problems.append(("output", output, f"a folder path ({blocker} is a file)"))
     return output
+
+
+def not_a_folder(path: str | Path) -> Path | None:
+    """The file that stops ``path`` from being (or becoming) a folder, or None. Reads only."""
+    path = Path(path)
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return None if candidate.is_dir() else candidate
+    return None
 
 
 def _merge_include(data: dict, base: Path, source: str) -> dict:
@@ -167,7 +195,10 @@ def _merge_include(data: dict, base: Path, source: str) -> dict:
     if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
         raise ConfigError(source, [("include", includes, "a list of TOML file paths")])
     merged = dict(data)
+    own = Path(source).resolve() if Path(source).is_file() else None
     for item in includes:
+        if own is not None and (base / item).resolve() == own:
+            raise ConfigError(source, [("include", item, "other TOML files, not the config itself")])
         extra = _read_toml(base / item, f"{source} (include {item})")
         if "rules" in extra:
             merged["rules"] = {**extra["rules"], **merged.get("rules", {})}
@@ -194,12 +225,12 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
     if units is None:
         problems.append((unit_key, None, "a number of " + unit_key + " >= 1"))
     else:
-        _int_problem(unit_key, units, 1, problems)
+        _int_problem(unit_key, units, 1, problems, MAX_UNITS)
 
     seed = data.get("seed", 0)
-    _int_problem("seed", seed, 0, problems)
+    _int_problem("seed", seed, 0, problems, INT64_MAX)
     chunk_size = data.get("chunk_size", 100_000 if unit_key == "deals" else 2_000)
-    _int_problem("chunk_size", chunk_size, 1, problems)
+    _int_problem("chunk_size", chunk_size, 1, problems, MAX_UNITS)
 
     workers = _workers(data, problems)
 
@@ -212,6 +243,11 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
             problems.append(("scheduler", scheduler, "a Dask scheduler address such as 'tcp://host:8786'"))
         elif backend != "dask":
             problems.append(("scheduler", scheduler, "only with backend = 'dask'"))
+    timeouts = {}
+    for key, default in (("scheduler_timeout", SCHEDULER_TIMEOUT), ("workers_timeout", WORKERS_TIMEOUT)):
+        value = timeouts[key] = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 86_400:
+            problems.append((key, value, "a number of seconds from 0 to 86400"))
 
     output = _output(data, "results", problems)
     rules = _rules_problems(data, game, problems)
@@ -224,7 +260,7 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
         raise ConfigError(source, problems)
     return RunConfig(name=name, ruleset=ruleset, units=units, seed=seed, chunk_size=chunk_size,
                      workers=workers, backend=backend, scheduler=scheduler, output=output,
-                     rules=dict(rules), bots=bots)
+                     rules=dict(rules), bots=bots, **timeouts)
 
 
 def load_config(path: str | Path, **overrides: Any) -> RunConfig:
@@ -281,7 +317,7 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     game = _name_and_ruleset(data, problems)
     name, ruleset = data.get("name"), data.get("ruleset")
     _int_problem("games", data.get("games"), 1, problems)
-    _int_problem("seed", data.get("seed", 0), 0, problems)
+    _int_problem("seed", data.get("seed", 0), 0, problems, INT64_MAX)
     if data.get("deals_per_game") is not None:
         _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
     rules = _rules_problems(data, game, problems)

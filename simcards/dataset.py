@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
-import pyarrow.parquet as pq
 
 from simcards.errors import UserError
-
-MANIFEST = "manifest.json"
-
-
-def part_name(index: int) -> str:
-    """File name of chunk ``index``'s part under deals/ (and matches/)."""
-    return f"part-{index:05d}.parquet"
+from simcards.manifest import KINDS, MANIFEST, done_entries, is_complete, part_name, part_problem
 
 
 class DatasetError(UserError):
@@ -27,6 +20,7 @@ class DatasetError(UserError):
 class RunData:
     path: Path
     manifest: dict
+    _checked: set = field(default_factory=set, repr=False)  # (kind, index) of parts checked
 
     @property
     def name(self) -> str:
@@ -41,24 +35,23 @@ class RunData:
         return self.manifest["options"]
 
     def parts(self, kind: str = "deals") -> list[Path]:
-        """Part files of finished chunks, each checked to be a readable Parquet file."""
+        """Part files of finished chunks, each checked against the manifest (size, SHA-256)."""
         files = []
-        for entry in self.manifest["chunks"]:
-            if entry.get("status") != "done" or kind not in entry.get("rows", {}):
+        for entry in done_entries(self.manifest):
+            if kind not in entry.get("rows", {}):
                 continue
-            path = self.path / kind / part_name(entry["index"])
-            try:
-                rows = pq.read_metadata(path).num_rows
-            except FileNotFoundError:
-                raise DatasetError(f"{path} is missing; rerun the config to make it again") from None
-            except Exception as exc:
-                raise DatasetError(f"{path} is corrupt ({type(exc).__name__}); delete it and rerun "
-                                   f"the config to make it again") from None
-            if rows != entry["rows"][kind]:
-                raise DatasetError(f"{path} has {rows} rows, the manifest says {entry['rows'][kind]}; "
-                                   f"delete it and rerun the config")
-            files.append(path)
+            problem = None if (kind, entry["index"]) in self._checked else part_problem(self.path, kind, entry)
+            self._checked.add((kind, entry["index"]))
+            if problem is not None:
+                raise DatasetError(f"{problem}; rerun the config to make it again "
+                                   f"(`simcards verify {self.path}` lists every problem)")
+            files.append(self.path / kind / part_name(entry["index"]))
         return files
+
+    def check(self) -> None:
+        """DatasetError naming the first part (of any kind) that does not match the manifest."""
+        for kind in KINDS:
+            self.parts(kind)
 
     def scan(self, kind: str = "deals") -> pl.LazyFrame:
         files = self.parts(kind)
@@ -68,7 +61,11 @@ class RunData:
 
     @property
     def complete(self) -> bool:
-        return all(e.get("status") == "done" for e in self.manifest["chunks"])
+        return is_complete(self.manifest)
+
+    @property
+    def units_done(self) -> int:
+        return sum(e["n"] for e in done_entries(self.manifest))
 
 
 def open_run(path: str | Path) -> RunData:
@@ -79,6 +76,10 @@ def open_run(path: str | Path) -> RunData:
                            f"'simcards run CONFIG' under results/<name>/")
     try:
         manifest = json.loads(manifest_path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        for key in ("ruleset", "units", "chunk_size", "chunks", "config"):
+            manifest[key]
+    except (OSError, ValueError) as exc:
         raise DatasetError(f"{manifest_path} is unreadable ({exc})") from None
+    except (KeyError, TypeError) as exc:
+        raise DatasetError(f"{manifest_path} is not a simcards manifest (no {exc})") from None
     return RunData(path, manifest)

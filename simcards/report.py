@@ -14,6 +14,7 @@ from simcards.present.render import write_report
 def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> dict[str, Path]:
     """Write the report of the run at ``run_path``; returns the paths of report.html and .md."""
     run = open_run(run_path)
+    run.check()  # every part against its checksum, before anything is written
     try:
         game = load(run.ruleset, **run.options)
     except UserError as err:
@@ -22,7 +23,7 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = game.report_sections(run, out_dir)
     m = run.manifest
-    units = sum(e["n"] for e in m["chunks"] if e.get("status") == "done")
+    units = run.units_done
     meta = [
         f"run: {run.path} ({units:,} {'matches' if m['unit'] == 'match' else 'deals'}"
         f"{'' if run.complete else ', INCOMPLETE'})",

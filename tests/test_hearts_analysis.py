@@ -1,4 +1,4 @@
-"""Hartenjagen / Hearts statistics (simcards/analysis/hearts.py) against direct counts."""
+"""Hartenjagen / Hearts statistics (simcards/games/hearts/stats.py) against direct counts."""
 
 import numpy as np
 import polars as pl

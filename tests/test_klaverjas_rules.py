@@ -410,13 +410,13 @@ def test_unknown_option_lists_the_options():
 @pytest.mark.parametrize("option, value, allowed", [
     ("nat_on_tie", "yes", "true or false"),
     ("table_roem", 1, "true or false"),
-    ("pit_bonus", -5, "an integer >= 0"),
-    ("pit_bonus", 1.5, "an integer >= 0"),
-    ("pit_bonus", True, "an integer >= 0"),
+    ("pit_bonus", -5, "an integer from 0 to 10000"),
+    ("pit_bonus", 1.5, "an integer from 0 to 10000"),
+    ("pit_bonus", True, "an integer from 0 to 10000"),
     ("trump_selection", "sometimes", "one of 'forced', 'free', 'random'"),
     ("four_kind_ranks", ["A", "1"], "a list of '7', '8', '9', '10', 'J', 'Q', 'K', 'A'"),
     ("four_kind_ranks", "A", "a list of"),
-    ("deals_per_match", 0, "an integer >= 1"),
+    ("deals_per_match", 0, "an integer from 1 to 1024"),
 ])
 def test_bad_option_value(option, value, allowed):
     with pytest.raises(ValueError) as err:

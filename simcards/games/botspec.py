@@ -8,6 +8,7 @@ Accepted forms, for every game:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,8 +77,8 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
             if name not in family.param_names:
                 problems.append((f"{path}.params.{name}", value,
                                  "a known parameter: " + ", ".join(family.param_names)))
-            elif isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append((f"{path}.params.{name}", value, "a number"))
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                problems.append((f"{path}.params.{name}", value, "a finite number"))
     return problems
 
 

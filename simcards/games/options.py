@@ -16,6 +16,7 @@ class Option:
     doc: str
     choices: tuple | None = None  # allowed values of a str option
     minimum: int | None = None  # for int options
+    maximum: int | None = None  # for int options: what the data columns can hold
     item_choices: tuple | None = None  # for list options: allowed items
     convert: Callable[[Any], Any] | None = None  # e.g. normalise card ranks
 
@@ -31,6 +32,8 @@ class Option:
         if self.kind is bool:
             return "true or false"
         if self.kind is int:
+            if self.minimum is not None and self.maximum is not None:
+                return f"an integer from {self.minimum} to {self.maximum}"
             return "an integer" + (f" >= {self.minimum}" if self.minimum is not None else "")
         return f"a {self.kind.__name__}"
 
@@ -42,6 +45,7 @@ class Option:
         elif kind is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
             ok = ok and (self.minimum is None or value >= self.minimum)
+            ok = ok and (self.maximum is None or value <= self.maximum)
         elif kind is list:
             ok = isinstance(value, (list, tuple)) and all(
                 self.item_choices is None or _norm(v) in self.item_choices for v in value

@@ -51,7 +51,7 @@ def deal_source(hands: Any, seed: Any, index: Any) -> tuple[int, int] | None:
 
 
 def check_seat(name: str, value: Any, n_seats: int = 4) -> int:
-    if isinstance(value, bool) or value not in range(n_seats):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in range(n_seats):
         seats = ", ".join(str(s) for s in range(n_seats))
         raise UserError(f"{name} = {value!r} is not a seat; seats are {seats}")
     return int(value)

@@ -62,14 +62,17 @@ from simcards.games.options import Option, resolve_options
 from simcards.rng import MAX_DEALS_PER_MATCH
 
 
+INT64_MAX = 2**63 - 1  # seeds, indices and counts go to the kernels as int64
+
+
 def check_count(name: str, value: Any, minimum: int = 0) -> int:
-    """``value`` as an int >= ``minimum``, else a UserError naming it."""
+    """``value`` as an int from ``minimum`` to INT64_MAX, else a UserError naming it."""
     try:
-        number = operator.index(value)
+        number = operator.index(value) if not isinstance(value, bool) else None
     except TypeError:
-        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}") from None
-    if number < minimum:
-        raise UserError(f"{name} = {value!r} is not allowed; use an integer >= {minimum}")
+        number = None
+    if number is None or not minimum <= number <= INT64_MAX:
+        raise UserError(f"{name} = {value!r} is not allowed; use an integer from {minimum} to {INT64_MAX}")
     return number
 
 

@@ -42,6 +42,7 @@ from simcards.config import (
     _unknown_keys,
     _workers,
 )
+from simcards.errors import UserError
 from simcards.games import game_class, load, rulesets
 from simcards.tune.search import ParamRange, SearchResult, search
 
@@ -80,7 +81,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         ruleset = "kraken-contra"
         matches = 3000                # units per candidate (`deals` for deal rulesets)
         seed = 1
-        objective = "auto"            # see simcards/tuning.py
+        objective = "auto"            # "auto": the game's first objective (simcards rulesets NAME)
         grid = 9                      # values per coarse grid
         verify = 6000                 # units of the fresh-seed verification match
         [baseline]                    # the bot the tuned one starts from and plays against
@@ -284,6 +285,12 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"({config.objective}), {config.units:,} units per candidate")
     result = search(cached, list(config.ranges), start, grid_points=config.grid, log=log)
     profiles = {r.name: _profile(cached, result.best, r, config.grid) for r in config.ranges}
+    for r in config.ranges:  # a parameter the rules never consult would "tune" to noise-free 0
+        curve = [cached({**result.best, r.name: v}) for v in profiles[r.name]["value"]]
+        if all(np.array_equal(curve[0], c) for c in curve[1:]):
+            raise UserError(f"tune.{r.name} = [{r.low:g}, {r.high:g}, {r.resolution:g}]: every value "
+                            f"played the same with these rules of {config.ruleset} (the parameter has "
+                            f"no effect); tune a parameter these rules use. Nothing was written")
     log("verification on a fresh seed")
     verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},

@@ -61,13 +61,13 @@ _MOON = Option("moon", "choose", "shoot the moon (taking every point): choose = 
 
 DUTCH_OPTIONS = (
     Option("target", 50, "the outbound game ends when a score reaches this; then the return to "
-           "zero starts", minimum=1),
+           "zero starts", minimum=1, maximum=10_000),
     _MOON,
 )
 
 AMERICAN_OPTIONS = (
     Option("target", 100, "the game ends when a score reaches this; the lowest score wins",
-           minimum=1),
+           minimum=1, maximum=10_000),
     _MOON,
     Option("passing", True, "pass three cards before each deal: left, right, across, none, "
            "repeating"),

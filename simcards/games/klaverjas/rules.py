@@ -54,7 +54,7 @@ OPTIONS = (
     Option("four_kind_ranks", ("A", "10", "K", "Q"),
            "ranks whose four of a kind on the table is 100 roem (four jacks are always 200)",
            item_choices=RANKS),
-    Option("pit_bonus", 100, "roem for the team that takes all eight tricks", minimum=0),
+    Option("pit_bonus", 100, "roem for the team that takes all eight tricks", minimum=0, maximum=10_000),
     Option("defenders_pit", True, "the defending team also gets the pit bonus"),
     Option("nat_on_tie", True, "a tie between playing team and opponents makes the playing team nat"),
     Option("trump_selection", "forced", "forced: forehand names trump and plays; free: each in turn "
@@ -63,7 +63,7 @@ OPTIONS = (
     Option("hand_four_kind_ranks", RANKS,
            "ranks whose four of a kind in one hand counts as a hand meld (100, jacks 200)",
            item_choices=RANKS),
-    Option("deals_per_match", 16, "deals in a match", minimum=1),
+    Option("deals_per_match", 16, "deals in a match", minimum=1, maximum=1024),
 )
 
 # slots of the "rules" block

@@ -8,7 +8,7 @@ included) its team is expected to take, from what the seat can see at that momen
     estimate = est_base_<bid>_<j> + est_slope * evaluate_hand(own hand, trump)
                + est_partner_bid x (bids the partner made earlier in this deal)
 
-``evaluate_hand`` is the Klaverjassen evaluator (simcards/bots/klaverjas.py) with the named
+``evaluate_hand`` is the Klaverjassen evaluator (simcards/games/klaverjas/bots.py) with the named
 trump. ``<bid>_<j>`` is the decision: the bid (kraak, rekraak/overkraak, superkraak) and whether
 the seat decides first (j = 1: the seat after the declarer for the defenders' bids, the declarer
 for the playing team's) or second (j = 2: its partner, who has seen the first decline). The
@@ -25,7 +25,7 @@ play" on the estimate crosses 1/2: in contra a bid moves the crosses of the deal
 amount either way, so it pays from there on. On the scoreboard a kraak stakes 32 (plus all
 roem) against the plain deal's entries, and the mean gain of a kraak turns positive near 82, its
 default threshold there (`bid_break_even`); the overkraak bases and threshold (104, where an
-overkraak wins half the time) were refitted on `kraken-scorebord` runs with that kraak. `simcards.analysis.kraken.estimate_calibration`
+overkraak wins half the time) were refitted on `kraken-scorebord` runs with that kraak. `simcards.games.kraken.stats.estimate_calibration`
 and `bid_success_by_estimate` show both on any run. The superkraak bases are low (10): the
 seat faces a rekraak, and whoever kraaked already showed a strong hand, through its own
 evaluator or, for its partner, through ``est_partner_bid``.

@@ -95,7 +95,7 @@ def _common_options(suit_order: tuple, four_beats_run: bool, needs_trick: bool,
                "at equal value a four of a kind beats a run in the hand-roem comparison"),
         Option("hand_roem_needs_trick", needs_trick,
                "hand roem (stuk included) counts only for a team that takes at least one trick"),
-        Option("pit_bonus", 100, "roem for the team that takes all eight tricks", minimum=0),
+        Option("pit_bonus", 100, "roem for the team that takes all eight tricks", minimum=0, maximum=10_000),
         Option("defenders_pit", True, "the defending team also gets the pit bonus"),
         Option("nat_on_tie", True, "a tie makes the team that must score more nat"),
     )
@@ -110,8 +110,8 @@ CONTRA_OPTIONS = _common_options(("S", "H", "C", "D"), True, True, False) + (
            "multiplied by the bid (needs bid_multiplies_points)", choices=NAT_POINTS),
     Option("pit_cross", True, "a team that takes no trick gets 1 cross (2 with spades trump)"),
     Option("match_end_crosses", 4, "crosses for the team with fewer total points after the "
-           "last deal of the match", minimum=0),
-    Option("deals_per_match", 16, "deals in a match", minimum=1),
+           "last deal of the match", minimum=0, maximum=1_000),
+    Option("deals_per_match", 16, "deals in a match", minimum=1, maximum=MAX_DEALS_PER_MATCH),
 )
 
 SCOREBORD_OPTIONS = _common_options(("S", "H", "D", "C"), False, False, True) + (
@@ -120,7 +120,7 @@ SCOREBORD_OPTIONS = _common_options(("S", "H", "D", "C"), False, False, True) + 
     Option("scoreboard_rounding", "half_up", "card points x spades factor / 10 on the scoreboard: "
            "half_up or floor", choices=ROUNDINGS),
     Option("target", 250, "the game ends after the deal in which a team's total reaches this",
-           minimum=1),
+           minimum=1, maximum=10_000),
 )
 
 # ---- the Kraken block, appended after the Klaverjassen table (offsets from its start)
