@@ -168,7 +168,8 @@ def test_sigkill_at_three_points_resumes_to_the_same_data(tmp_path, point):
 
 
 def test_two_runs_into_one_folder_and_a_dead_run_leaves_no_stuck_lock(tmp_path):
-    cfg = write_config(tmp_path, count=1_000_000, chunk=10_000)  # long enough to meet a second run
+    # long enough to meet a second run however slowly that one starts: it is killed once checked
+    cfg = write_config(tmp_path, count=50_000_000, chunk=50_000)
     run_dir = tmp_path / "results" / "r"
     first = start("run", cfg, "--quiet")
     wait_for(lambda: parts(run_dir) >= 2, first)
