@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import kernel
+from simcards._jit import hot, kernel
 from simcards.games._state import (  # noqa: F401  re-exported: the header every game shares
     S_CONTRACT,
     S_DEALER,
@@ -144,7 +144,7 @@ def new_state(st, hands, dealer, scores, phase, T):
     st[S_BROKEN] = 1 - rule(T, R_MUST_BREAK)
 
 
-@kernel
+@hot
 def legal_mask(st, T):
     """Mask of the cards the seat to move may play (RULES.md sections 4 and 5)."""
     seat = st[S_TO_MOVE]
@@ -168,7 +168,7 @@ def legal_mask(st, T):
     return hand
 
 
-@kernel
+@hot
 def apply_card(st, card, T):
     """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
     trick when it is the fourth card; returns True when that ended the deal."""

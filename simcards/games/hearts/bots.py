@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import kernel
+from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
 from simcards.games._trick import suit_mask
 from simcards.games.hearts._kernels import (
@@ -539,7 +539,7 @@ def heuristic_card(seat, legal, st, T, params):
     return _chase_discard(legal, T)
 
 
-@kernel
+@hot
 def choose_card(kind, legal, st, T, params, rng):
     """The card the bot of ``kind`` with parameter row ``params`` (the caller passes
     ``bot_params[seat]``) plays for the seat to move."""
