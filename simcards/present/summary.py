@@ -71,7 +71,10 @@ def figure(headline: Headline, est: dict) -> tuple[str, str]:
 
 def sentence(headline: Headline, est: dict) -> str:
     value, ci = figure(headline, est)
-    text = headline.text.format(rate=value, ci=ci).replace("  ", " ").strip()
+    template = headline.text
+    if value.startswith(("1 in", "never")):  # "in 1 in 1,200 deals", not "... of deals"
+        template = template.replace("{rate} of ", "{rate} ")
+    text = template.format(rate=value, ci=ci).replace("  ", " ").strip()
     return text + (BOTS_NOTE if headline.bots else "")
 
 
