@@ -141,7 +141,8 @@ def histogram(frame: pl.DataFrame, path: Path, title: str, xlabel: str, series: 
     bins = np.sort(frame[bin_col].unique().to_numpy().astype(float))
     width = bin_width or (float(np.min(np.diff(bins))) if bins.size > 1 else 1.0)
     start, stop = bins.min(), bins.max()
-    edges = np.arange(start, stop + 1.5 * width, width)
+    shift = width / 2 if width == 1 else 0.0  # unit bins (counts of deals) centred on the integer
+    edges = np.arange(start, stop + 1.5 * width, width) - shift
     for k, (key, part) in enumerate(frame.partition_by(series, as_dict=True).items()):
         counts = np.zeros(edges.size - 1)
         idx = np.round((part[bin_col].to_numpy().astype(float) - start) / width).astype(int)
@@ -150,5 +151,7 @@ def histogram(frame: pl.DataFrame, path: Path, title: str, xlabel: str, series: 
         ax.stairs(share, edges, label=str(key[0]), lw=1.6, color=COLORS[k % len(COLORS)],
                   fill=False, baseline=0)
     ax.yaxis.set_major_locator(MaxNLocator(6))
+    if width == 1:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     percent_axis(ax)
     finish(fig, ax, path, title, xlabel, ylabel, legend=frame[series].n_unique() > 1)

@@ -198,6 +198,11 @@ class HeartsGame(Game):
                 "scores_before": ctx["scores"], "moon_attempt": state.moon_attempt,
                 "tricks": tricks, "result": state.result()}
 
+    def headline_rates(self, deals, matches):
+        from simcards.games.hearts import stats
+
+        return stats.headlines(deals, matches, self.dutch)
+
 
 class Hartenjagen(HeartsGame):
     name = "hartenjagen"
