@@ -132,11 +132,26 @@ def _cmd_tune(args) -> int:
     return 0
 
 
+def _cmd_compare(args) -> int:
+    from simcards.compare import write_compare
+
+    shown, info = write_compare(args.run_a, args.run_b, reports_root=args.out)
+    widths = [max(len(str(v)) for v in [c, *shown[c].to_list()]) for c in shown.columns]
+    for row in [shown.columns, *shown.iter_rows()]:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+    print(f"compare report written: {info['html']}")
+    print(f"                        {info['markdown']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simcards",
         description="Simulate millions of deals of trick-taking card games and report on them.",
         epilog="Start with: simcards run configs/demo.toml && simcards report results/demo")
+    from simcards import __version__
+
+    parser.add_argument("--version", action="version", version=f"simcards {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("run", help="simulate the deals of a config into results/<name>/",
@@ -189,6 +204,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="reports folder instead of the config's 'output'")
     p.add_argument("--quiet", action="store_true", help="no search log")
     p.set_defaults(func=_cmd_tune)
+
+    p = sub.add_parser("compare", help="compare two runs of one ruleset, headline by headline",
+                       description="Two runs of one ruleset (different options or bots) side by "
+                       "side: each headline figure and the difference A - B with its 95% "
+                       "interval (paired by deal when the seeds are equal). Writes "
+                       "reports/compare-<a>-vs-<b>/.")
+    p.add_argument("run_a", type=Path, help="run A, e.g. results/demo")
+    p.add_argument("run_b", type=Path, help="run B, of the same ruleset")
+    p.add_argument("--out", default="reports", help="reports folder (default: reports)")
+    p.set_defaults(func=_cmd_compare)
 
     # listed for --help; main() hands `simcards bench ...` to simcards.bench, which has its own options
     sub.add_parser("bench", help="measure deals per second (same as scripts/bench.py; bench --help)")

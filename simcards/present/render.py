@@ -87,7 +87,6 @@ def display(frame: pl.DataFrame, percent: tuple[str, ...] = ()) -> tuple[list[st
             is_count = base in COUNT_NAMES or c.startswith(("n_", "count"))
             plan.append((c, [c], "pct" if is_pct else "count" if is_count else "plain"))
             used.add(c)
-    pct_cols = {c for _, srcs, kind in plan if kind in ("rate", "interval") for c in srcs}
     rows = []
     for row in frame.select(cols).iter_rows(named=True):
         cells = []
@@ -100,7 +99,8 @@ def display(frame: pl.DataFrame, percent: tuple[str, ...] = ()) -> tuple[list[st
             elif kind == "mean":
                 cells.append(fmt.mean_se(*vals))
             elif kind == "interval":
-                both_pct = all(s in pct_cols for s in srcs) and all(
+                pre = srcs[0][:-2]
+                both_pct = (pre in percent or "rate" in pre or "share" in pre) and all(
                     v is None or 0 <= v <= 1 for v in vals)
                 cells.append(f"{fmt.pct(vals[0])} to {fmt.pct(vals[1])}" if both_pct
                              else f"{fmt.number(vals[0])} to {fmt.number(vals[1])}")
