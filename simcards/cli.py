@@ -41,6 +41,8 @@ def _cmd_rulesets(args) -> int:
     from simcards.games import game_class, rulesets
 
     names = [args.name] if args.name else rulesets()
+    if args.rules:
+        return _print_rules(names)
     for name in names:
         game = game_class(name)
         counts = "matches" if game.unit == "match" else "deals"
@@ -60,6 +62,19 @@ def _cmd_rulesets(args) -> int:
             for col in game.match_columns:
                 print(f"    matches.{col.name} ({col.dtype}): {col.doc}")
         print()
+    return 0
+
+
+def _print_rules(names: list[str]) -> int:
+    from simcards.docs import rules_section
+    from simcards.games import game_class
+
+    for name in names:
+        game_class(name)  # an unknown name is a UserError naming the rulesets
+        text = rules_section(name)
+        if text is None:
+            raise UserError(f"the rules document has no section for {name!r}")
+        print(text)
     return 0
 
 
@@ -176,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Every ruleset with its options (default and meaning) and bot parameters.")
     p.add_argument("name", nargs="?", help="show only this ruleset")
     p.add_argument("--columns", action="store_true", help="also list the dataset columns")
+    p.add_argument("--rules", action="store_true",
+                   help="print the rules as simcards plays them (the ruleset's section of docs/rules.md)")
     p.set_defaults(func=_cmd_rulesets)
 
     p = sub.add_parser("replay", help="show one deal of a run trick by trick",
