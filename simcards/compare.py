@@ -144,7 +144,8 @@ def write_compare(path_a, path_b, reports_root: str | Path = "reports") -> tuple
     headlines = []
     for r in table.iter_rows(named=True):
         verdict = "a significant difference" if r["significant"] else "no significant difference"
-        headlines.append(f"{r['figure'].replace(' …', '').rstrip('.')}: A − B = "
+        headlines.append(f"{r['figure']}: A {_show(r['kind'], r['a'], r['a_lo'], r['a_hi'])}, "
+                         f"B {_show(r['kind'], r['b'], r['b_lo'], r['b_hi'])}; A − B = "
                          f"{_diff(r['kind'], r['diff'], r['diff_lo'], r['diff_hi'])}, {verdict}"
                          + (" (depends on the bots)" if r["bots"] else ""))
     method = ("Both runs have seed {0}, so they hold the same deals: each difference is the mean of "
