@@ -79,7 +79,7 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, dutch: bool,
                 "made_when_attempted": "made, of attempts", "unplanned": "made without setting out"}
     moon = tables["moon_rate"].with_columns(pl.col("measure").replace(measures).alias("what"))
     charts.rate_bars(moon, "what", out_dir / "moon_rate.png",
-                     title="Shooting the moon", xlabel="", ylabel="share of deals (attempts for 'of attempts')")
+                     title="Shooting the moon", xlabel="", ylabel="share of deals (of attempts)")
     points = tables["points_per_deal"]
     notes_points = []
     if symmetric:
