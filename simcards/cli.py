@@ -55,6 +55,8 @@ def _cmd_rulesets(args) -> int:
     from simcards.games import game_class, rulesets
 
     names = [args.name] if args.name else rulesets()
+    if args.rules:
+        return _print_rules(names)
     for name in names:
         game = game_class(name)
         counts = "matches" if game.unit == "match" else "deals"
@@ -74,6 +76,19 @@ def _cmd_rulesets(args) -> int:
             for col in game.match_columns:
                 print(f"    matches.{col.name} ({col.dtype}): {col.doc}")
         print()
+    return 0
+
+
+def _print_rules(names: list[str]) -> int:
+    from simcards.docs import rules_section
+    from simcards.games import game_class
+
+    for name in names:
+        game_class(name)  # an unknown name is a UserError naming the rulesets
+        text = rules_section(name)
+        if text is None:
+            raise UserError(f"the rules document has no section for {name!r}")
+        print(text)
     return 0
 
 
@@ -170,11 +185,26 @@ def _workers_arg(text: str):
         raise argparse.ArgumentTypeError(f"{text!r}: use 'auto' or a number of workers") from None
 
 
+def _cmd_compare(args) -> int:
+    from simcards.compare import write_compare
+
+    shown, info = write_compare(args.run_a, args.run_b, reports_root=args.out)
+    widths = [max(len(str(v)) for v in [c, *shown[c].to_list()]) for c in shown.columns]
+    for row in [shown.columns, *shown.iter_rows()]:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+    print(f"compare report written: {info['html']}")
+    print(f"                        {info['markdown']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simcards",
         description="Simulate millions of deals of trick-taking card games and report on them.",
         epilog="Start with: simcards run configs/demo.toml && simcards report results/demo")
+    from simcards import __version__
+
+    parser.add_argument("--version", action="version", version=f"simcards {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("run", help="simulate the deals of a config into results/<name>/",
@@ -208,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Every ruleset with its options (default and meaning) and bot parameters.")
     p.add_argument("name", nargs="?", help="show only this ruleset")
     p.add_argument("--columns", action="store_true", help="also list the dataset columns")
+    p.add_argument("--rules", action="store_true",
+                   help="print the rules as simcards plays them (the ruleset's section of docs/rules.md)")
     p.set_defaults(func=_cmd_rulesets)
 
     p = sub.add_parser("replay", help="show one deal of a run trick by trick",
@@ -219,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tournament", help="rate bots against each other with rotated seats",
                        description="Bots with different parameters play many games of a "
-                       "four-player ruleset, seats rotated over the same deals; writes the rating "
+                       "ruleset, seats rotated over the same deals; writes the rating "
                        "table, rating over games and placing counts to reports/<name>/.")
     p.add_argument("config", type=Path, help="tournament TOML (see configs/tournament-hearts.toml)")
     p.add_argument("--games", type=int, help="games per table instead of the config's")
@@ -236,6 +268,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="reports folder instead of the config's 'output'")
     p.add_argument("--quiet", action="store_true", help="no search log")
     p.set_defaults(func=_cmd_tune)
+
+    p = sub.add_parser("compare", help="compare two runs of one ruleset, headline by headline",
+                       description="Two runs of one ruleset (different options or bots) side by "
+                       "side: each headline figure and the difference A - B with its 95% "
+                       "interval (paired by deal when the seeds are equal). Writes "
+                       "reports/compare-<a>-vs-<b>/.")
+    p.add_argument("run_a", type=Path, help="run A, e.g. results/demo")
+    p.add_argument("run_b", type=Path, help="run B, of the same ruleset")
+    p.add_argument("--out", default="reports", help="reports folder (default: reports)")
+    p.set_defaults(func=_cmd_compare)
 
     # listed for --help; main() hands `simcards bench ...` to simcards.bench, which has its own options
     sub.add_parser("bench", help="measure deals per second (same as scripts/bench.py; bench --help)")

@@ -35,3 +35,24 @@ def render_readme(text: str) -> str:
     head, _, rest = text.partition(START)
     _, _, tail = rest.partition(END)
     return f"{head}{START}\n\n{columns_markdown()}\n{END}{tail}"
+
+
+def rules_text() -> str:
+    """The rules as simcards plays them (docs/rules.md, shipped in the package as rules.md)."""
+    from importlib.resources import files
+
+    return files("simcards").joinpath("rules.md").read_text(encoding="utf-8")
+
+
+def rules_section(name: str) -> str | None:
+    """The section of the rules for ruleset ``name`` (from its "## name" heading to the next
+    heading of that level), or None when the rules have none."""
+    out, inside = [], False
+    for line in rules_text().splitlines():
+        if line.startswith("## "):
+            if inside:
+                break
+            inside = line[3:].strip() == name
+        if inside:
+            out.append(line)
+    return "\n".join(out).rstrip() + "\n" if out else None

@@ -82,6 +82,22 @@ def elo_deltas(ratings: Sequence[float], placings: Sequence[int], k: float = K_F
     return d
 
 
+def elo_deltas_batch(ratings: np.ndarray, placings: np.ndarray, k: float = K_FACTOR) -> np.ndarray:
+    """`elo_deltas` (clamped) of many games at once: ``ratings`` and ``placings`` [games,
+    players] -> changes [games, players]. For bootstrap replicas of a tournament."""
+    r = np.asarray(ratings, dtype=np.float64)
+    p = np.asarray(placings, dtype=np.float64)
+    n = r.shape[1]
+    e = 1.0 / (1.0 + 10.0 ** ((r[:, None, :] - r[:, :, None]) / 400.0))
+    s = np.where(p[:, :, None] < p[:, None, :], 1.0, np.where(p[:, :, None] == p[:, None, :], 0.5, 0.0))
+    diff = s - e
+    diff[:, np.arange(n), np.arange(n)] = 0.0
+    d = k * diff.sum(axis=2) / (n - 1)
+    out = np.sign(d) * np.clip(np.abs(d), MIN_CHANGE, MAX_CHANGE)
+    out[np.abs(d) < ZERO_CHANGE] = 0.0
+    return out
+
+
 def elo_update(ratings: Sequence[float], placings: Sequence[int], k: float = K_FACTOR) -> np.ndarray:
     """New ratings after one game: ``ratings + elo_deltas(ratings, placings)``."""
     r, _ = _check(ratings, placings)

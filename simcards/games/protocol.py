@@ -40,7 +40,11 @@ What it implements:
 - ``result_row(state)``: the deal-row fields a finished interactive deal determines, named as
   the columns, so a replay can be checked against the row it reproduces.
 - ``placings(frames, n_games, deals_per_game)``: seat placings for `simcards tournament`.
-- ``report_sections(run, out_dir)``: the report's sections (`simcards.present.render.Section`).
+- ``report_sections(run, out_dir)``: the report's sections (`simcards.present.render.Section`);
+  the first, with ``headlines``, is the summary the report opens with.
+- ``headline_rates(deals, matches)``: the headline figures (`simcards.present.summary.Headline`:
+  key, sentence, per-unit indicator or value expression) that open the report and that
+  `simcards compare` compares between two runs.
 - ``openspiel_rate(seconds)``: OpenSpiel's uniform random deals per second where OpenSpiel has
   the game (for the bench's side-by-side ratio), else None.
 """
@@ -289,3 +293,8 @@ class Game:
 
     def openspiel_rate(self, seconds: float) -> float | None:
         return None
+
+    def headline_rates(self, deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
+        """The headline figures of a run (`simcards.present.summary.Headline`), five to eight,
+        in plain words; ``matches`` is None for deal-unit rulesets. Default: none."""
+        return []

@@ -1,8 +1,11 @@
-"""Chart helpers shared by every report section: rates with interval bars or bands, and
-histograms. Each writes one PNG and returns nothing; titles and axis labels say what is shown."""
+"""Chart helpers shared by every report, with one style: category labels that never overlap
+(wrapped, rotated, thinned, or horizontal bars when there are many or long ones), legends
+outside the data, axis titles that say what they measure, percent axes where values are rates.
+Each chart function writes one PNG and returns nothing."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -11,41 +14,105 @@ matplotlib.use("Agg")  # files only, no screen
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 
 DPI = 110
+BLUE = "#4C78A8"
+COLORS = ["#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D"]
+WRAP = 14  # characters per line of a category label
 
 
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+def _pct_label(v, _pos=None) -> str:
+    return f"{v:.0f}%" if abs(v) >= 10 or float(v).is_integer() else f"{v:.1f}%"
+
+
+def percent_axis(ax, axis: str = "y") -> None:
+    """Tick labels of a percent axis ("20%"): values plotted are already in percent."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(FuncFormatter(_pct_label))
+
+
+def wrap(label: str, width: int = WRAP) -> str:
+    return "\n".join(textwrap.wrap(str(label), width)) or str(label)
+
+
+def horizontal(labels: list[str]) -> bool:
+    """Categories drawn as horizontal bars: many of them, or long ones."""
+    return len(labels) > 14 or max((len(str(x)) for x in labels), default=0) > 2 * WRAP
+
+
+def category_ticks(ax, positions, labels: list[str], axis: str = "x") -> None:
+    """Category tick labels that never overlap: wrapped; on x rotated when there are many,
+    and thinned to at most 30 shown."""
+    labels = [str(x) for x in labels]
+    step = max(1, int(np.ceil(len(labels) / 30)))
+    shown = [lab if i % step == 0 else "" for i, lab in enumerate(labels)]
+    if axis == "y":
+        ax.set_yticks(positions, [wrap(x, 2 * WRAP) for x in shown])
+        return
+    many = len(labels) > 8 or max((len(x) for x in labels), default=0) > WRAP
+    if many:
+        ax.set_xticks(positions, shown, rotation=40, ha="right", rotation_mode="anchor")
+    else:
+        ax.set_xticks(positions, [wrap(x) for x in shown])
+
+
+def finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str,
+           legend: bool | None = None) -> None:
+    """Titles, a light grid, the legend outside the data (right of the axes) and the file."""
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.set_axisbelow(True)
+    handles, _ = ax.get_legend_handles_labels()
+    if handles and legend is not False:
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
 
 
 def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: str, ylabel: str,
               exact: str | None = None, log: bool = False, percent: bool = True) -> None:
-    """Bars of ``rate`` per ``label`` with 95% Wilson interval whiskers (``lo``/``hi``), and
-    optional exact values as black markers."""
+    """Bars of ``rate`` per ``label`` with 95% interval whiskers (``lo``/``hi``), and optional
+    exact values as black marks. ``xlabel`` names the categories, ``ylabel`` the measure; many
+    or long categories become horizontal bars."""
     labels = [str(v) for v in frame[label].to_list()]
     scale = 100.0 if percent else 1.0
-    rate = frame["rate"].to_numpy() * scale
+    rate = frame["rate"].to_numpy().astype(float) * scale
     err = np.clip(np.vstack([rate - frame["lo"].to_numpy() * scale,
-                               frame["hi"].to_numpy() * scale - rate]), 0, None)  # rounding
-    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(labels) + 2), 4))
+                             frame["hi"].to_numpy() * scale - rate]), 0, None)  # rounding
     x = np.arange(len(labels))
-    ax.bar(x, rate, color="#4C78A8", label="simulated (95% interval)")
+    flip = horizontal(labels)
+    if flip:
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.35 * len(labels) + 1.2)))
+        ax.barh(x, rate, color=BLUE, label="simulated, 95% interval")
+        ax.errorbar(rate, x, xerr=err, fmt="none", ecolor="#222", capsize=3, lw=1)
+        if exact is not None and exact in frame.columns:
+            ax.scatter(frame[exact].to_numpy().astype(float) * scale, x, marker="|", s=300,
+                       color="black", zorder=3, label="exact")
+        category_ticks(ax, x, labels, axis="y")
+        ax.invert_yaxis()
+        if log:
+            ax.set_xscale("log")
+        elif percent:
+            percent_axis(ax, "x")
+        finish(fig, ax, path, title, ylabel, xlabel)
+        return
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(labels) + 2), 4))
+    ax.bar(x, rate, color=BLUE, label="simulated, 95% interval")
     ax.errorbar(x, rate, yerr=err, fmt="none", ecolor="#222", capsize=3, lw=1)
     if exact is not None and exact in frame.columns:
         values = frame[exact].to_numpy().astype(float) * scale
         ax.scatter(x, values, marker="_", s=400, color="black", zorder=3, label="exact")
-    ax.set_xticks(x, labels, rotation=45 if len(labels) > 8 else 0)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    category_ticks(ax, x, labels)
     if log:
         ax.set_yscale("log")
-    ax.legend(frameon=False)
-    ax.grid(axis="y", alpha=0.3)
-    _save(fig, path)
+        if percent:
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}%"))
+    elif percent:
+        percent_axis(ax)
+    finish(fig, ax, path, title, xlabel, ylabel)
 
 
 def rate_curve(frame: pl.DataFrame, x: str, path: Path, title: str, xlabel: str, ylabel: str,
@@ -59,28 +126,32 @@ def rate_curve(frame: pl.DataFrame, x: str, path: Path, title: str, xlabel: str,
         if part.height == 0:
             continue
         xs = part[x].to_numpy()
-        ax.plot(xs, part["rate"].to_numpy() * 100, marker="o", ms=3, label=str(key[0]))
+        ax.plot(xs, part["rate"].to_numpy() * 100, marker="o", ms=3, label=str(key[0]) if series else None)
         ax.fill_between(xs, part["lo"].to_numpy() * 100, part["hi"].to_numpy() * 100, alpha=0.25)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.grid(alpha=0.3)
-    if series:
-        ax.legend(frameon=False)
-    _save(fig, path)
+    percent_axis(ax)
+    finish(fig, ax, path, title, xlabel, ylabel, legend=bool(series))
 
 
 def histogram(frame: pl.DataFrame, path: Path, title: str, xlabel: str, series: str = "team",
-              bin_col: str = "bin", count_col: str = "count") -> None:
-    """Share of deals per bin, one outline per value of ``series``."""
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for key, part in frame.partition_by(series, as_dict=True).items():
-        part = part.sort(bin_col)
-        share = part[count_col].to_numpy() / part[count_col].sum() * 100
-        ax.step(part[bin_col].to_numpy(), share, where="post", label=str(key[0]), lw=1.6)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of deals (%)")
-    ax.grid(alpha=0.3)
-    ax.legend(frameon=False)
-    _save(fig, path)
+              bin_col: str = "bin", count_col: str = "count", bin_width: float | None = None,
+              ylabel: str = "share of deals") -> None:
+    """Share per bin (``bin_col`` is each bin's start), one outline per value of ``series``.
+    Bins missing from the data are drawn as zero, so a share never spreads over empty bins."""
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    bins = np.sort(frame[bin_col].unique().to_numpy().astype(float))
+    width = bin_width or (float(np.min(np.diff(bins))) if bins.size > 1 else 1.0)
+    start, stop = bins.min(), bins.max()
+    shift = width / 2 if width == 1 else 0.0  # unit bins (counts of deals) centred on the integer
+    edges = np.arange(start, stop + 1.5 * width, width) - shift
+    for k, (key, part) in enumerate(frame.partition_by(series, as_dict=True).items()):
+        counts = np.zeros(edges.size - 1)
+        idx = np.round((part[bin_col].to_numpy().astype(float) - start) / width).astype(int)
+        np.add.at(counts, idx, part[count_col].to_numpy().astype(float))
+        share = counts / counts.sum() * 100
+        ax.stairs(share, edges, label=str(key[0]), lw=1.6, color=COLORS[k % len(COLORS)],
+                  fill=False, baseline=0)
+    ax.yaxis.set_major_locator(MaxNLocator(6))
+    if width == 1:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    percent_axis(ax)
+    finish(fig, ax, path, title, xlabel, ylabel, legend=frame[series].n_unique() > 1)

@@ -38,7 +38,8 @@ from simcards.stats import wilson
 from simcards.errors import UserError
 from simcards.games import load
 from simcards.games.protocol import Game, check_count
-from simcards.rating import START_RATING, Ratings
+from simcards.rating import START_RATING, Ratings, elo_deltas_batch
+from simcards.stats import Z95
 
 
 @dataclass
@@ -55,6 +56,12 @@ class TournamentResult:
       combination), ``match_index``, ``rotation``, ``entrant_0..`` (who sat at each seat) and
       ``place_0..``.
     - ``table``: the `simcards.rating.Ratings` object, to continue rating elsewhere.
+    - ``ratings`` also carries ``rating_lo``/``rating_hi`` (a 95% bootstrap interval over
+      games, `rating_intervals`) and ``rank``: 1 + the number of entrants rated better beyond
+      chance, so entrants whose difference is within the intervals share a rank ("2=").
+    - ``pairwise``: every pair of entrants that met, with the mean placing difference (A - B,
+      negative: A placed better) over the games both played, its 95% interval and whether it
+      is significant (`pairwise_placings`).
     """
 
     ratings: pl.DataFrame
@@ -62,6 +69,7 @@ class TournamentResult:
     placings: pl.DataFrame
     games: pl.DataFrame
     table: Ratings = field(repr=False)
+    pairwise: pl.DataFrame | None = None
 
 
 def _entrant_list(entrants: Any) -> list[tuple[str, Any]]:
@@ -178,5 +186,96 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
                .join(summary, on="entrant", how="left")
                .sort("rating", descending=True))
     history = table.history_frame().rename({"player": "entrant"})
-    return TournamentResult(ratings=ratings, history=history, placings=placings, games=games,
+    ratings = rating_intervals(ratings, games, [name for name, _ in items], n_seats, start_rating,
+                               seed=seed)
+    pairwise = pairwise_placings(games, [name for name, _ in items], n_seats)
+    return TournamentResult(pairwise=pairwise, ratings=ratings, history=history, placings=placings, games=games,
                             table=table)
+
+
+def _units(games: pl.DataFrame) -> list[np.ndarray]:
+    """Row numbers of ``games`` grouped by the deals they share ((table, match_index): all
+    rotations of one game), in play order."""
+    keyed = games.with_row_index("row").group_by("table", "match_index", maintain_order=True)
+    return [np.asarray(g["row"].to_list()) for _, g in keyed]
+
+
+def rating_intervals(ratings: pl.DataFrame, games: pl.DataFrame, names: list[str], n_seats: int,
+                     start_rating: float = START_RATING, n_boot: int = 200,
+                     seed: int = 0) -> pl.DataFrame:
+    """``ratings`` with a 95% bootstrap interval of each final rating and a rank that shows
+    ties. Each replica draws the tournament's games (every game with all its rotations)
+    with replacement, in random order, and rates them afresh; the interval is the 2.5 and
+    97.5 percentiles of the replicas' final ratings. An entrant's rank is 1 + the number of
+    entrants whose rating exceeds its own in at least 97.5% of the replicas. Seeded by
+    ``seed``: the same tournament gives the same intervals."""
+    units = _units(games)
+    index = {n: i for i, n in enumerate(names)}
+    who = games.select([f"entrant_{s}" for s in range(n_seats)]).to_numpy()
+    seat_idx = np.vectorize(index.__getitem__)(who) if who.size else np.zeros((0, n_seats), int)
+    places = games.select([f"place_{s}" for s in range(n_seats)]).to_numpy().astype(np.float64)
+    rng = np.random.default_rng([int(seed), 0x5EA7])
+    picks = [np.concatenate([units[j] for j in rng.integers(0, len(units), len(units))])
+             for _ in range(n_boot)] if units else []
+    length = max((len(p) for p in picks), default=0)
+    final = np.full((n_boot, len(names)), float(start_rating))
+    rows_b = np.arange(n_boot)
+    for t in range(length):
+        live = np.array([t < len(p) for p in picks])
+        rows = np.array([p[t] if t < len(p) else 0 for p in picks])
+        idx = seat_idx[rows]
+        r = final[rows_b[:, None], idx]
+        d = elo_deltas_batch(r, places[rows]) * live[:, None]
+        np.add.at(final, (np.repeat(rows_b, n_seats), idx.ravel()), d.ravel())
+    lo, hi = np.percentile(final, 2.5, axis=0), np.percentile(final, 97.5, axis=0)
+    better = (final[:, :, None] > final[:, None, :]).mean(axis=0)  # [i, j]: i above j
+    rank = {n: 1 + int(sum(better[j, i] >= 0.975 for j in range(len(names)) if j != i))
+            for i, n in enumerate(names)}
+    shared = {r: list(rank.values()).count(r) for r in rank.values()}
+    frame = pl.DataFrame({"entrant": names, "rating_lo": lo, "rating_hi": hi,
+                          "rank": [f"{rank[n]}{'=' if shared[rank[n]] > 1 else ''}" for n in names],
+                          "_rank": [rank[n] for n in names]})
+    out = ratings.join(frame, on="entrant", how="left").sort(["_rank", "rating"],
+                                                             descending=[False, True]).drop("_rank")
+    return out.select("rank", "entrant", "rating", "rating_lo", "rating_hi",
+                      *[c for c in out.columns if c not in ("rank", "entrant", "rating", "rating_lo",
+                                                            "rating_hi")])
+
+
+def pairwise_placings(games: pl.DataFrame, names: list[str], n_seats: int) -> pl.DataFrame:
+    """For every pair of entrants that sat at one table: the mean placing difference A - B
+    (negative: A placed better) over the games both played, with a 95% interval from the
+    standard error over the games' deals (each game's rotations averaged first, since they
+    share the cards), and whether it is significant."""
+    who = games.select([f"entrant_{s}" for s in range(n_seats)]).to_numpy()
+    places = games.select([f"place_{s}" for s in range(n_seats)]).to_numpy().astype(np.float64)
+    units = _units(games)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            diffs = []
+            for unit in units:
+                sa, sb = who[unit] == a, who[unit] == b
+                both = sa.any(axis=1) & sb.any(axis=1)
+                if both.any():
+                    pa = (places[unit] * sa).sum(axis=1)[both]
+                    pb = (places[unit] * sb).sum(axis=1)[both]
+                    diffs.append(float(np.mean(pa - pb)))
+            if not diffs:
+                continue
+            d = np.asarray(diffs)
+            mean = float(d.mean())
+            se = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
+            lo, hi = mean - Z95 * se, mean + Z95 * se
+            rows.append({"entrant_a": a, "entrant_b": b, "games": int(d.size),
+                         "placing_diff_mean": mean, "placing_diff_se": se,
+                         "placing_diff_lo": lo, "placing_diff_hi": hi,
+                         "significant": bool(lo > 0 or hi < 0),
+                         "verdict": (f"{a} places better than {b}" if hi < 0 else
+                                     f"{b} places better than {a}" if lo > 0 else
+                                     f"{a} and {b}: no significant difference")})
+    return pl.DataFrame(rows, schema={"entrant_a": pl.String, "entrant_b": pl.String,
+                                      "games": pl.Int64, "placing_diff_mean": pl.Float64,
+                                      "placing_diff_se": pl.Float64, "placing_diff_lo": pl.Float64,
+                                      "placing_diff_hi": pl.Float64, "significant": pl.Boolean,
+                                      "verdict": pl.String})

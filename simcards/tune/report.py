@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from simcards.games import game_class  # noqa: E402
+from simcards.present import charts, fmt  # noqa: E402
 from simcards.present.render import Figure, Section, Table, write_report  # noqa: E402
 
 
@@ -25,16 +26,10 @@ def _gain_chart(profile: pl.DataFrame, name: str, chosen: float, baseline: float
     ax.axhline(0, color="#888", lw=0.8)
     ax.axvline(chosen, color="#E45756", lw=1.5, label=f"chosen {chosen:g}")
     ax.axvline(baseline, color="#222", lw=1, ls="--", label=f"baseline {baseline:g}")
-    ax.set_title(f"Expected gain per {unit} against {name}")
-    ax.set_xlabel(name)
     what = ("crosses saved (baseline minus tuned)" if objective == "crosses"
             else f"{objective}: tuned minus baseline")
-    ax.set_ylabel(f"{what} per {unit}")
-    ax.grid(alpha=0.3)
-    ax.legend(frameon=False, fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    charts.finish(fig, ax, path, f"Expected gain per {unit} against {name}",
+                  f"{name} (bot parameter)", f"{what} per {unit}")
 
 
 def write_tune_report(result, out_dir: Path) -> dict[str, Path]:
@@ -59,7 +54,22 @@ def write_tune_report(result, out_dir: Path) -> dict[str, Path]:
                "a significant loss" if v["significant"] else "no significant difference")
     chosen = ", ".join(f"{k} = {x:g}" for k, x in result.best.items())
     baseline = ", ".join(f"{k} = {x:g}" for k, x in result.baseline_values.items())
+    gain_text = fmt.interval(v["gain"], v["lo"], v["hi"])
+    summary = Section("Summary", "The gains are these bots' gains in this ruleset: a bot that "
+                      "plays differently would want other thresholds.", headlines=[
+        f"Chosen: {chosen} (the baseline bot: {baseline})",
+        f"Verification on a fresh seed ({v['units']:,} {unit}es): gain per {unit} {gain_text}, "
+        f"{verdict}".replace("deales", "deals").replace("matchs", "matches"),
+        f"{len(result.search.candidates):,} candidates evaluated in {len(result.search.rounds):,} "
+        f"search rounds, each on {c.units:,} {unit}es played twice".replace("deales", "deals"),
+    ])
+    from simcards.games import load
+    from simcards.report import settings_section
+
+    game = load(c.ruleset, **(c.rules or {}))
+    settings = settings_section(game, c.baseline, bots_caption="The baseline bot")
     sections = [
+        summary, settings,
         Section("Chosen values",
                 f"Chosen: {chosen} (baseline: {baseline}). Each candidate played a duplicate match "
                 f"against the baseline bot on the same {c.units:,} {unit}es (every {unit} twice, "
@@ -68,14 +78,13 @@ def write_tune_report(result, out_dir: Path) -> dict[str, Path]:
                 figures=figures, tables=tables),
         Section("Verification",
                 f"A fresh duplicate match on seed {v['seed']} ({v['units']:,} {unit}es) of the tuned "
-                f"bot against the baseline: gain per {unit} {v['gain']:+.4g} (95% interval "
-                f"{v['lo']:+.4g} to {v['hi']:+.4g}, z = {v['z']:.2f}): {verdict}.".replace("deales", "deals"),
+                f"bot against the baseline: gain per {unit} {gain_text} (95% interval), "
+                f"z = {v['z']:.2f}: {verdict}.".replace("deales", "deals"),
                 tables=[Table("verification", pl.DataFrame([v]), "Verification match")]),
         Section("Search", "Each round evaluates a grid of values of one parameter and narrows the "
                 "range around the best, until the candidates can no longer be told apart.",
                 tables=[Table("search", pl.DataFrame({"round": result.search.rounds}), "Search log")]),
     ]
-    meta = [f"ruleset: {c.ruleset}; options: {c.rules or 'defaults'}",
-            f"objective: {c.objective}; seed {c.seed}; baseline bot: {c.baseline}",
+    meta = [f"ruleset: {c.ruleset}", f"objective: {c.objective}; seed {c.seed}",
             "thresholds: thresholds.toml (include it in a run config as is)"]
     return write_report(out_dir, f"simcards tune: {c.name}", meta, sections)

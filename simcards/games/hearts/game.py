@@ -199,6 +199,11 @@ class HeartsGame(Game):
                 "scores": [game[f"score_{s}"] for s in range(4)],
                 "places": [game[f"place_{s}"] for s in range(4)], "capped": game["capped"]}
 
+    def headline_rates(self, deals, matches):
+        from simcards.games.hearts import stats
+
+        return stats.headlines(deals, matches, self.dutch)
+
 
 class Hartenjagen(HeartsGame):
     name = "hartenjagen"

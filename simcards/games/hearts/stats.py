@@ -143,3 +143,37 @@ def win_rate_per_bot(matches: pl.LazyFrame, seat_bots: Sequence[str]) -> pl.Data
         for s in SEATS
     ])
     return long.group_by("bot").agg(*rate_exprs(pl.col("won"))).sort("bot").collect()
+
+
+def headlines(deals: pl.LazyFrame, matches: pl.LazyFrame | None, dutch: bool) -> list:
+    """The figures a Hartenjagen/Hearts report opens with and `simcards compare` compares."""
+    from simcards.present.summary import Headline
+
+    outbound = pl.col("phase") == 0
+    attempt = pl.col("moon_attempt") >= 0
+    where = " of the deals where a moon scores" if dutch else " of deals"
+    out = [
+        Headline("moon", f"Someone shoots the moon in {{rate}}{where} {{ci}}",
+                 pl.when(outbound).then(pl.col("moon") >= 0), bots=True),
+        Headline("moon_attempt", f"A bot sets out to shoot the moon in {{rate}}{where} {{ci}}",
+                 pl.when(outbound).then(attempt), bots=True),
+        Headline("moon_success", "An attempt at the moon succeeds in {rate} of attempts {ci}",
+                 pl.when(outbound & attempt).then(pl.col("moon") == pl.col("moon_attempt")),
+                 bots=True),
+        Headline("qs_leader", "The player who leads the first trick takes the "
+                 "Q of spades in {rate} of deals {ci}", pl.col("qs_taker") == pl.col("leader"),
+                 bots=True),
+    ]
+    if dutch:
+        out.append(Headline("qs_and_jc", "One player takes both the Q of spades and the J of "
+                            "clubs in {rate} of deals {ci}", pl.col("qs_taker") == pl.col("jc_taker"),
+                            bots=True))
+    if matches is not None:
+        out += [
+            Headline("deals_per_game", "A game lasts {rate} deals on average {ci}",
+                     pl.col("deals").cast(pl.Float64), frame="matches", kind="mean",
+                     key_columns=("match_index",), bots=True),
+            Headline("shared_first", "First place is shared in {rate} of games {ci}",
+                     pl.col("winner") < 0, frame="matches", key_columns=("match_index",), bots=True),
+        ]
+    return out

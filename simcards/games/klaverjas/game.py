@@ -158,6 +158,11 @@ class KlaverjasGame(Game):
         declarer = check_seat("declarer", declarer)
         return KlaverjasState(self, masks, dealer, trump, declarer)
 
+    def headline_rates(self, deals, matches):
+        from simcards.games.klaverjas import stats
+
+        return stats.headlines(self.options)
+
 
 class KlaverjasRotterdam(KlaverjasGame):
     name = "klaverjas-rotterdam"

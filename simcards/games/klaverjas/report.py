@@ -7,8 +7,9 @@ from pathlib import Path
 import polars as pl
 
 from simcards.games.klaverjas import stats as stats
-from simcards.present import charts
+from simcards.present import charts, seats
 from simcards.present.render import Figure, Section, Table
+from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 
@@ -35,9 +36,13 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
         title="Nat rate against the declarer's hand strength",
         xlabel="declarer's hand-evaluator estimate (bin start)", ylabel="nat rate (%)")
     charts.histogram(tables["points_distribution"], out_dir / "points_hist.png",
-                     title="Card points per deal", xlabel="card points (bins of 10)")
+                     title="Card points per deal", xlabel="card points of the team (bins of 10)",
+                     bin_width=10)
     charts.histogram(tables["score_distribution"], out_dir / "score_hist.png",
-                     title="Score per deal", xlabel="score (bins of 10)")
+                     title="Score per deal", xlabel="deal score of the team (bins of 10)",
+                     bin_width=10)
+    per_seat = no_stuk.filter(pl.col("seat") >= 0)
+    by_declarer = tables["nat_by_declarer"]
 
     meld_columns = ["seat", "roem_hand", *RATE_COLUMNS] + (["exact"] if "exact" in melds.columns else [])
     return [
@@ -59,12 +64,20 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
                 Figure("table_roem.png", "Share of deals by the roem that falls on the table, "
                        "both teams together, with 95% intervals."),
             ],
+            notes=[seats.distribution_check(per_seat, "hand meld totals without stuk", "roem_hand"),
+                   seats.distribution_check(melds.filter(pl.col("seat") >= 0),
+                                            "hand meld totals with stuk", "roem_hand")],
             tables=[
-                Table("hand_meld_values_no_stuk", no_stuk,
-                      "Hand meld totals without stuk per seat (seat -1: all seats), with exact values",
-                      ["seat", "roem_hand", *RATE_COLUMNS, "exact"]),
-                Table("hand_meld_values", melds, "Hand meld totals with stuk per seat (seat -1: all seats)",
-                      meld_columns),
+                Table("hand_meld_values_no_stuk_pooled", no_stuk.filter(pl.col("seat") == -1),
+                      "Hand meld totals without stuk, all seats pooled, with exact values",
+                      ["roem_hand", *RATE_COLUMNS, "exact"]),
+                Table("hand_meld_values_pooled", melds.filter(pl.col("seat") == -1),
+                      "Hand meld totals with stuk, all seats pooled",
+                      [c for c in meld_columns if c != "seat"]),
+                Table("hand_meld_values_no_stuk", no_stuk, "Hand meld totals without stuk per seat "
+                      "(seat -1: all seats)", show=False),
+                Table("hand_meld_values", melds, "Hand meld totals with stuk per seat (seat -1: all "
+                      "seats)", show=False),
                 Table("hand_meld_types", tables["hand_meld_types"], "Meld kinds held"),
                 Table("table_roem_values", tables["table_roem_values"], "Table roem per deal"),
                 Table("table_roem_by_team", tables["table_roem_by_team"],
@@ -79,11 +92,18 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
             "trump it named.",
             figures=[Figure("nat_vs_strength.png", "Nat rate by declarer hand strength; the band is "
                             "the 95% Wilson interval (bins with fewer than 30 deals left out).")],
+            notes=[seats.rate_check(by_declarer.filter(pl.col("by") == "seat"),
+                                    "the nat rate by declarer seat")],
             tables=[
                 Table("nat_rate", tables["nat_rate"], "Nat rate"),
-                Table("nat_by_trump", tables["nat_by_trump"], "Nat rate by trump suit"),
-                Table("nat_by_declarer", tables["nat_by_declarer"],
-                      "Nat rate by declarer seat, and by position from the dealer (1 = forehand)"),
+                Table("nat_by_trump", tables["nat_by_trump"], "Nat rate by trump suit",
+                      ["trump_suit", *RATE_COLUMNS]),
+                Table("nat_by_position", by_declarer.filter(pl.col("by") == "position")
+                      .rename({"seat": "position"}).drop("by"),
+                      "Nat rate by the declarer's position from the dealer (1 = forehand, "
+                      "0 = the dealer)"),
+                Table("nat_by_declarer", by_declarer,
+                      "Nat rate by declarer seat, and by position from the dealer", show=False),
                 Table("nat_by_strength", tables["nat_by_strength"], "Nat rate by hand strength"),
                 Table("pit_rate", tables["pit_rate"], "Pit (all eight tricks) rate, by the team that made it"),
             ],
@@ -102,4 +122,9 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
 
 
 def build(game, run, out_dir: Path) -> list[Section]:
-    return sections(stats.all_tables(run.scan(), run.options, game.exact_hand_meld_values), out_dir)
+    deals = run.scan()
+    summary = Section("Summary", "Figures marked 'depends on the bots' measure these bots playing "
+                      "this ruleset, not the game itself; the others are odds of the cards dealt.",
+                      headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals}))
+    return [summary, *sections(stats.all_tables(deals, run.options, game.exact_hand_meld_values),
+                               out_dir)]

@@ -204,3 +204,40 @@ def all_tables(lf: pl.LazyFrame, options: dict, exact_melds) -> dict[str, pl.Dat
         "points_distribution": distribution(lf, "points"),
         "score_distribution": distribution(lf, "score"),
     }
+
+
+def _four_of_a_kind_dealt(rank_bit: int | None = None) -> pl.Expr:
+    """Some hand of the deal holds four of a kind (of the rank at ``rank_bit``, or any)."""
+    found = []
+    for hand in HAND_COLUMNS:
+        common = _suit_byte(hand, 0) & _suit_byte(hand, 1) & _suit_byte(hand, 2) & _suit_byte(hand, 3)
+        found.append(common != 0 if rank_bit is None else (common // (1 << rank_bit)) % 2 == 1)
+    return pl.any_horizontal(found)
+
+
+def headlines(options: dict) -> list:
+    """The figures a Klaverjassen report opens with and `simcards compare` compares."""
+    from simcards.present.summary import Headline
+
+    forced = options.get("trump_selection") == "forced"
+    own_pit, other_pit = _pit_bonus_awarded(options)
+    table_roem = pl.col("roem_0") + pl.col("roem_1") - own_pit - other_pit
+    no_stuk = [pl.col(m) - pl.when(_stuk(h)).then(STUK_VALUE).otherwise(0)
+               for m, h in zip(MELD_COLUMNS, HAND_COLUMNS)]
+    who = "With trump forced on forehand the" if forced else "The"
+    return [
+        Headline("nat", f"{who} playing team goes nat in {{rate}} of deals {{ci}}", pl.col("nat"),
+                 bots=True),
+        Headline("pit", "A team takes all eight tricks (pit) in {rate} of deals {ci}",
+                 pl.col("pit"), bots=True),
+        Headline("declaring_points", "The playing team takes {rate} of the 162 card points on "
+                 "average {ci}", _declaring("points"), kind="mean", bots=True),
+        Headline("table_roem", "Roem falls on the table (stuk included) in {rate} of deals {ci}",
+                 table_roem > 0, bots=True),
+        Headline("hand_meld", "Some hand is dealt a run or four of a kind in {rate} of deals {ci}",
+                 pl.any_horizontal([v > 0 for v in no_stuk])),
+        Headline("four_of_a_kind", "Some hand is dealt four of a kind in {rate} of deals {ci}",
+                 _four_of_a_kind_dealt()),
+        Headline("four_jacks", "Some hand is dealt four jacks (200 roem) in {rate} of deals {ci}",
+                 _four_of_a_kind_dealt(RJ)),
+    ]

@@ -250,6 +250,11 @@ class KrakenGame(Game):
                 "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
 
+    def headline_rates(self, deals, matches):
+        from simcards.games.kraken import stats
+
+        return stats.headlines(deals, matches)
+
 
 class KrakenContra(KrakenGame):
     name = "kraken-contra"

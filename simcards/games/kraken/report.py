@@ -14,8 +14,9 @@ import polars as pl
 
 from simcards.games.kraken import stats as stats
 from simcards.dataset import DatasetError
-from simcards.present import charts
+from simcards.present import charts, seats
 from simcards.present.render import Figure, Section, Table
+from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 MIN_N = 30
@@ -52,8 +53,8 @@ def _estimate_chart(table: pl.DataFrame, value: str, path: Path, title: str, yla
                 y = part["gain_mean"].to_numpy()
                 se = part["gain_se"].fill_null(0.0).to_numpy()
                 lo, hi = y - 1.96 * se, y + 1.96 * se
-            ax.plot(x, y, marker="o", ms=3, color="#4C78A8")
-            ax.fill_between(x, lo, hi, alpha=0.25, color="#4C78A8")
+            ax.plot(x, y, marker="o", ms=3, color="#4C78A8", label="simulated")
+            ax.fill_between(x, lo, hi, alpha=0.25, color="#4C78A8", label="95% band")
         if reference is not None:
             ax.axhline(reference, color="#888", lw=0.8)
         row = break_even.filter(pl.col("bid") == bid)
@@ -61,15 +62,25 @@ def _estimate_chart(table: pl.DataFrame, value: str, path: Path, title: str, yla
             ax.axvline(row["break_even_estimate"][0], color="#D62728", lw=1.4, label="break-even")
         for k, t in enumerate(thresholds.get(bid, [])):
             ax.axvline(t, color="#222", ls="--", lw=1, label="bots' threshold" if k == 0 else None)
+        if not part.height:
+            ax.text(0.5, 0.5, f"fewer than {MIN_N} decisions\nin every estimate bin",
+                    transform=ax.transAxes, ha="center", va="center", color="#555")
         ax.set_title(bid)
         ax.set_xlabel("bidder's estimate (team card points)")
         ax.grid(alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(frameon=False, fontsize=8)
+        if scale == 100.0:
+            charts.percent_axis(ax)
     axes[0][0].set_ylabel(ylabel)
+    handles = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    if handles:  # one legend for every panel, below them, off the data
+        fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=len(handles),
+                   frameon=False, bbox_to_anchor=(0.5, -0.02))
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=charts.DPI)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.savefig(path, dpi=charts.DPI, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -131,8 +142,11 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, contra: bool,
                       "Bid rate and success rate (success_*) by trump suit, and spades against the "
                       "other suits"),
                 Table("bids_by_declarer", tables["bids_by_declarer"],
-                      "Bid rate and success rate (success_*) by the declarer's seat"),
+                      "Bid rate and success rate (success_*) by the declarer's seat", show=False),
             ],
+            notes=[seats.rate_check(tables["bids_by_declarer"].filter(pl.col("bid") == name),
+                                    f"the {name} rate by declarer seat", group="declarer")
+                   for name in tables["bids_by_declarer"]["bid"].unique(maintain_order=True).to_list()],
         ),
         Section(
             "Bids against the bidder's estimate",
@@ -205,6 +219,10 @@ def build(game, run, out_dir: Path) -> list[Section]:
     except DatasetError:  # a run cut short before any match part was written
         matches = None
     tables = stats.all_tables(deals, matches, run.options)
-    return sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
-                    thresholds=_thresholds(run))
+    summary = Section("Summary", "Bid rates, bid success and nat depend on the bots' thresholds "
+                      "and play (marked 'depends on the bots'); meld odds are odds of the cards.",
+                      headlines=summary_lines(game.headline_rates(deals, matches),
+                                              {"deals": deals, "matches": matches}))
+    return [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
+                               thresholds=_thresholds(run))]
 

@@ -217,21 +217,56 @@ def bid_value_by_estimate(lf: pl.LazyFrame, options: dict | None = None,
 
 def bid_break_even(lf: pl.LazyFrame, options: dict | None = None, bin_width: float = 5.0,
                    min_n: int = 50) -> pl.DataFrame:
-    """For each bid: the estimate where its expected gain turns positive (linear interpolation
-    between the bin centres around the last change of sign from a negative to a positive mean
-    gain, bins with fewer than ``min_n`` decisions left out), and where the success rate passes
-    1/2 the same way. NaN when the gain never changes sign in the data."""
-    table = bid_value_by_estimate(lf, options, bin_width)
+    """For each bid: the estimate where its expected gain turns positive, and where the success
+    rate passes 1/2 (see `break_even_from_table`). NaN when the gain never changes sign in the
+    data."""
+    return break_even_from_table(bid_value_by_estimate(lf, options, bin_width), bin_width, min_n)
+
+
+def break_even_from_table(table: pl.DataFrame, bin_width: float = 5.0,
+                          min_n: int = 50) -> pl.DataFrame:
+    """Break-even estimates from `bid_value_by_estimate`'s bins. Adjacent bins are pooled, from
+    the lowest estimate up, until each group holds at least ``min_n`` decisions (a short last
+    group joins the one before); each group sits at its decisions' mean bin centre with their
+    mean gain and success rate, and the crossing is interpolated between groups.
+
+    Pooling instead of dropping the small bins matters for rare bids: superkraak decisions are
+    spread thinly over the estimates, so most bins held fewer than ``min_n`` and were dropped,
+    leaving too few points (or none) for a crossing although the chart (which draws bins of
+    30 and more) showed the curve crossing zero."""
     rows = []
     for (name, level), part in table.group_by("bid", "level", maintain_order=True):
-        part = part.filter(pl.col("n") >= min_n).sort("estimate_bin")
-        centres = (part["estimate_bin"] + bin_width / 2).to_list()
+        part = part.sort("estimate_bin")
+        centres, gains, rates = _pooled(part, bin_width, min_n)
         rows.append({"bid": name, "level": level, "decisions": int(part["n"].sum()),
-                     "break_even_estimate": _crossing(centres, part["gain_mean"].to_list(), 0.0),
-                     "half_success_estimate": _crossing(centres, part["rate"].to_list(), 0.5)})
+                     "break_even_estimate": _crossing(centres, gains, 0.0),
+                     "half_success_estimate": _crossing(centres, rates, 0.5)})
     return pl.DataFrame(rows, schema={"bid": pl.String, "level": pl.Int8, "decisions": pl.Int64,
                                       "break_even_estimate": pl.Float64,
                                       "half_success_estimate": pl.Float64}).sort("level")
+
+
+def _pooled(part: pl.DataFrame, bin_width: float, min_n: int) -> tuple[list, list, list]:
+    """(centres, mean gains, success rates) of groups of adjacent bins with >= min_n decisions."""
+    groups: list[list[float]] = []  # [n, sum n*centre, sum n*gain, sum n*rate]
+    current = [0.0, 0.0, 0.0, 0.0]
+    for n, b, gain, rate in part.select("n", "estimate_bin", "gain_mean", "rate").iter_rows():
+        if not n or gain is None or rate is None:
+            continue
+        current = [current[0] + n, current[1] + n * (b + bin_width / 2), current[2] + n * gain,
+                   current[3] + n * rate]
+        if current[0] >= min_n:
+            groups.append(current)
+            current = [0.0, 0.0, 0.0, 0.0]
+    if current[0] > 0:
+        if groups:
+            groups[-1] = [a + b for a, b in zip(groups[-1], current)]
+        else:
+            groups.append(current)
+    if groups and groups[-1][0] < min_n:  # all decisions together are fewer than min_n
+        return [], [], []
+    return ([g[1] / g[0] for g in groups], [g[2] / g[0] for g in groups],
+            [g[3] / g[0] for g in groups])
 
 
 def _crossing(xs: list[float], ys: list[float], level: float) -> float:
@@ -381,3 +416,37 @@ def all_tables(lf: pl.LazyFrame, matches: pl.LazyFrame | None = None,
             tables["crosses_per_match"] = crosses_per_match(matches)
             tables["crosses_summary"] = crosses_summary(matches)
     return tables
+
+
+def headlines(deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
+    """The figures a Kraken report opens with and `simcards compare` compares."""
+    from simcards.present.summary import Headline
+
+    names = bid_names(deals)
+    contra = names == CONTRA_BIDS
+    out = [
+        Headline("kraak", "The defenders kraak in {rate} of deals {ci}", pl.col("bid") >= 1, bots=True),
+        Headline("kraak_won", "A kraak that stays the highest bid wins in {rate} of those deals {ci}",
+                 pl.when(pl.col("bid") == 1).then(pl.col("bid_won") == 1), bots=True),
+        Headline(names[1], f"The playing team answers with a {names[1]} in {{rate}} of deals {{ci}}",
+                 pl.col("bid") >= 2, bots=True),
+        Headline("nat", "The team that had to score more goes nat in {rate} of deals {ci}",
+                 pl.col("nat"), bots=True),
+        Headline("hand_meld", "A team holds a hand meld (stuk left out) in {rate} of deals {ci}",
+                 pl.col("meld_team") >= 0),
+        Headline("contested", "Both teams hold a hand meld in {rate} of deals {ci}",
+                 pl.col("contested")),
+    ]
+    if contra:
+        out.append(Headline("superkraak", "The defenders superkraak in {rate} of deals {ci}",
+                            pl.col("bid") >= 3, bots=True))
+    if matches is not None:
+        if contra:
+            out.append(Headline("draw", "A 16-deal match ends level on crosses in {rate} of "
+                                "matches {ci}", pl.col("winner") < 0, frame="matches",
+                                key_columns=("match_index",), bots=True))
+        else:
+            out.append(Headline("deals_per_game", "A game to 250 lasts {rate} deals on average {ci}",
+                                pl.col("deals").cast(pl.Float64), frame="matches", kind="mean",
+                                key_columns=("match_index",), bots=True))
+    return out
