@@ -18,6 +18,7 @@ the lock).
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import shutil
@@ -218,6 +219,11 @@ class DaskBackend:
             raise RunError("backend = 'dask' needs the dask extra: pip install 'simcards[dask]'") from None
         self.config = config
         self.cluster = None
+        # a result still being fetched from a worker that vanished leaves distributed's gather
+        # task failing with AllExit when the client closes; asyncio would print its traceback
+        # after our one-line message; distributed's own warnings about lost workers likewise
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        logging.getLogger("distributed").setLevel(logging.ERROR)
         timeout = config.scheduler_timeout
         if config.scheduler:
             try:
