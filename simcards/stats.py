@@ -18,7 +18,18 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval holds p exactly; at p = 0 or 1 rounding would leave it a hair outside
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+def _wilson_exprs(p: pl.Expr, total: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """(lo, hi) of the Wilson interval of rate ``p`` over ``total`` trials, as expressions."""
+    denom = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * (p * (1 - p) / total + z * z / (4 * total * total)).sqrt() / denom
+    lo = pl.min_horizontal((centre - half).clip(0.0, 1.0), p)
+    hi = pl.max_horizontal((centre + half).clip(0.0, 1.0), p)
+    return lo, hi
 
 
 def rate_exprs(flag: pl.Expr, prefix: str = "", z: float = Z95) -> list[pl.Expr]:
@@ -27,15 +38,13 @@ def rate_exprs(flag: pl.Expr, prefix: str = "", z: float = Z95) -> list[pl.Expr]
     n = pl.len().cast(pl.Float64)
     hits = flag.cast(pl.Float64).sum()
     p = hits / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)).sqrt() / denom
+    lo, hi = _wilson_exprs(p, n, z)
     return [
         pl.len().alias(f"{prefix}n"),
         hits.cast(pl.Int64).alias(f"{prefix}hits"),
         p.alias(f"{prefix}rate"),
-        (centre - half).clip(0.0, 1.0).alias(f"{prefix}lo"),
-        (centre + half).clip(0.0, 1.0).alias(f"{prefix}hi"),
+        lo.alias(f"{prefix}lo"),
+        hi.alias(f"{prefix}hi"),
     ]
 
 
@@ -53,8 +62,5 @@ def wilson_columns(hits: str = "hits", n: str = "n", z: float = Z95) -> list[pl.
     """``rate``, ``lo``, ``hi`` from existing count columns (after a group_by and a join)."""
     total = pl.col(n).cast(pl.Float64)
     p = pl.col(hits).cast(pl.Float64) / total
-    denom = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denom
-    half = z * (p * (1 - p) / total + z * z / (4 * total * total)).sqrt() / denom
-    return [p.alias("rate"), (centre - half).clip(0.0, 1.0).alias("lo"),
-            (centre + half).clip(0.0, 1.0).alias("hi")]
+    lo, hi = _wilson_exprs(p, total, z)
+    return [p.alias("rate"), lo.alias("lo"), hi.alias("hi")]
