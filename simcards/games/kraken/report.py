@@ -84,10 +84,22 @@ def _estimate_chart(table: pl.DataFrame, value: str, path: Path, title: str, yla
     plt.close(fig)
 
 
+def _multiplier_note(options: dict) -> str:
+    """What ``bid_multiplies_points`` does in this run (the source is silent on it)."""
+    if options.get("bid_multiplies_points", True):
+        return (" Here a bid multiplies the deal's card points in the score (kraak x2, rekraak x4, "
+                "superkraak x8; bid_multiplies_points = true): a bid raises the points at stake and "
+                "so the totals that decide the end-of-match crosses, besides the bid's crosses.")
+    return (" Here a bid does not multiply the card points (bid_multiplies_points = false): the "
+            "score stays at raw card points plus roem, and a bid raises only the crosses.")
+
+
 def sections(tables: dict[str, pl.DataFrame], out_dir: Path, contra: bool,
-             thresholds: dict[str, list[float]] | None = None) -> list[Section]:
+             thresholds: dict[str, list[float]] | None = None,
+             options: dict | None = None) -> list[Section]:
     """Charts into ``out_dir`` and the sections that show them."""
     thresholds = thresholds or {}
+    options = options or {}
     unit = "crosses (opponents' minus own)" if contra else "scoreboard units (own minus opponents')"
     value = tables["bid_value_by_estimate"]
     _estimate_chart(value, "rate", out_dir / "bid_success_vs_estimate.png",
@@ -132,7 +144,8 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path, contra: bool,
             f"After forehand names trump the defenders may kraak, then the playing team may "
             f"{'rekraak, then the defenders superkraak' if contra else 'overkraak'}. Rates are per "
             f"deal (and per deal that reached the bid before); success is the bidding team winning "
-            f"the deal's highest bid. Spades doubles the stakes.",
+            f"the deal's highest bid. Spades doubles the stakes."
+            + (_multiplier_note(options) if contra else ""),
             figures=[Figure("bid_success.png", "Success rate of the highest bid, with 95% Wilson "
                             "intervals.")],
             tables=[
@@ -224,5 +237,5 @@ def build(game, run, out_dir: Path) -> list[Section]:
                       headlines=summary_lines(game.headline_rates(deals, matches),
                                               {"deals": deals, "matches": matches}))
     return [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
-                               thresholds=_thresholds(run))]
+                               thresholds=_thresholds(run), options=run.options)]
 
