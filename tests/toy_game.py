@@ -78,9 +78,7 @@ def apply_card(st, card, T):
             st[S.S_VOIDS + seat] |= np.int64(1) << led
         if beats(card, st[S.S_TRICK + st[S.S_WIN_POS]], T, 0):
             st[S.S_WIN_POS] = n
-    n = S.place_card(st, seat, n, card)
-    if n < N_SEATS:
-        S.pass_turn(st, seat, n, N_SEATS)
+    if not S.lay_card(st, seat, n, card, N_SEATS):
         return False
     winner = (st[S.S_LEADER] + st[S.S_WIN_POS]) % N_SEATS
     for i in range(N_SEATS):

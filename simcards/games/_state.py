@@ -90,6 +90,17 @@ def place_card(st, seat, n, card):
 
 
 @hot
+def lay_card(st, seat, n, card, n_seats):
+    """`place_card` and, when the trick is not yet complete, `pass_turn`; returns True when
+    ``card`` completed the trick (the game then scores it and calls `close_trick`)."""
+    n = place_card(st, seat, n, card)
+    if n < n_seats:
+        pass_turn(st, seat, n, n_seats)
+        return False
+    return True
+
+
+@hot
 def pass_turn(st, seat, n, n_seats):
     """After a card that did not complete the trick: ``n`` cards lie, the next seat plays."""
     st[S_N_PLAYED] = n

@@ -40,6 +40,18 @@ def per_party(name: str, dtype, doc: str, parties: tuple[tuple[int, ...], ...]) 
                  for t, seats in enumerate(parties))
 
 
+def match_deal_columns(unit_doc: str, dealer_doc: str) -> tuple[Column, ...]:
+    """The first columns of a deal row of a ruleset whose unit is a match: which match, the
+    deal's number in it, the global deal index, the dealer."""
+    return (
+        Column("match_index", pl.Int64, unit_doc),
+        Column("deal_no", pl.Int16, "deal number within the match, from 0"),
+        Column("deal_index", pl.Int64, "global deal index: match_index * 1024 + deal_no; "
+                                       "(seed, deal_index) regenerates the deal"),
+        Column("dealer", pl.Int8, dealer_doc),
+    )
+
+
 _NUMPY_DTYPES = {pl.Int8: np.int8, pl.Int16: np.int16, pl.Int32: np.int32, pl.Int64: np.int64,
                  pl.UInt8: np.uint8, pl.UInt16: np.uint16, pl.UInt32: np.uint32,
                  pl.UInt64: np.uint64, pl.Boolean: np.bool_, pl.Float32: np.float32,

@@ -30,9 +30,8 @@ from simcards.games._state import (  # noqa: F401  re-exported: the header every
     S_VOIDS,
     S_WIN_POS,
     close_trick,
+    lay_card,
     next_seat,
-    pass_turn,
-    place_card,
     start_play,
 )
 from simcards.games._trick import beats, eff_suit, suit_mask
@@ -185,9 +184,7 @@ def apply_card(st, card, T):
             st[S_WIN_POS] = n
     if suit == 2 or (card == rule(T, R_QS) and rule(T, R_QS_BREAKS) != 0):
         st[S_BROKEN] = 1
-    n = place_card(st, seat, n, card)
-    if n < 4:
-        pass_turn(st, seat, n, 4)
+    if not lay_card(st, seat, n, card, 4):
         return False
     return complete_trick(st, T)
 

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.games.columns import Column, per_seat
+from simcards.games.columns import Column, match_deal_columns, per_seat
 
 
 def deal_columns(hand_dtype) -> tuple[Column, ...]:
     return (
-        Column("match_index", pl.Int64, "game number in the run, from 0"),
-        Column("deal_no", pl.Int16, "deal number within its game, from 0"),
-        Column("deal_index", pl.Int64, "global deal index match_index * 1024 + deal_no; "
-                                       "(seed, deal_index) regenerates the cards"),
-        Column("dealer", pl.Int8, "dealer seat ((match_index + deal_no) mod 4)"),
+        *match_deal_columns("game number in the run, from 0",
+                            "dealer seat ((match_index + deal_no) mod 4)"),
         Column("phase", pl.Int8, "0 outbound (Hearts: always), 1 Hartenjagen return: points "
                                  "taken are subtracted"),
         Column("pass_dir", pl.Int8, "passing: 0 none, 1 left (to seat + 1), 2 across, "

@@ -34,8 +34,7 @@ from simcards.games._state import (
     S_VOIDS,
     S_WIN_POS,
     close_trick,
-    pass_turn,
-    place_card,
+    lay_card,
     start_play,
 )
 from simcards.games._trick import TRUMP, eff_suit
@@ -190,16 +189,20 @@ def suit_runs(cards, T, run_table):
     return total, common
 
 
+@hot
+def stuk_roem(cards, trump, T):
+    """STUK_VALUE when ``cards`` hold the K and Q of ``trump``, else 0."""
+    stuk = T[T_STUK + trump]
+    return STUK_VALUE if cards & stuk == stuk else 0
+
+
 @kernel
 def trick_roem(trick_mask, trump, T):
     """Table roem of the cards of one trick (sequences, four of a kind, stuk)."""
     roem, common = suit_runs(trick_mask, T, T_TABLE_RUN)
     if common != 0:
         roem += T[T_TABLE_FOUR + lowest_bit_index(common)]
-    stuk = T[T_STUK + trump]
-    if trick_mask & stuk == stuk:
-        roem += STUK_VALUE
-    return roem
+    return roem + stuk_roem(trick_mask, trump, T)
 
 
 @kernel
@@ -210,11 +213,7 @@ def hand_melds(hand, trump, T):
     while common != 0:
         total += T[T_HAND_FOUR + lowest_bit_index(common)]
         common &= common - 1
-    if trump >= 0:
-        stuk = T[T_STUK + trump]
-        if hand & stuk == stuk:
-            total += STUK_VALUE
-    return total
+    return total + (stuk_roem(hand, trump, T) if trump >= 0 else 0)
 
 
 @hot
@@ -243,9 +242,7 @@ def apply_card(st, card, T):
                 if forced:
                     st[S_VOIDS + seat] |= np.int64(1) << TRUMP
         st[S_WIN_POS] = n if card_beats(card, best, trump, T) else win_pos  # (a select)
-    n = place_card(st, seat, n, card)
-    if n < 4:
-        pass_turn(st, seat, n, 4)
+    if not lay_card(st, seat, n, card, 4):
         return False
     return complete_trick(st, T)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.games.columns import Column, RowLayout, per_seat
+from simcards.games.columns import Column, RowLayout, match_deal_columns, per_seat
 from simcards.games.klaverjas.columns import per_team
 from simcards.games.kraken.rules import BID_NAMES, CONTRA, SCOREBORD
 
@@ -44,11 +44,8 @@ def _deal_columns(variant: int) -> tuple[Column, ...]:
     multiplier = ("2^bid (kraak 2, rekraak 4, superkraak 8), 1 with bid_multiplies_points = false" if contra
                   else "2 with spades trump, else 1")
     return (
-        Column("match_index", pl.Int64, "match (contra) or game to the target (scorebord) in the run, from 0"),
-        Column("deal_no", pl.Int16, "deal number within the match, from 0"),
-        Column("deal_index", pl.Int64, "global deal index: match_index * 1024 + deal_no; "
-                                       "(seed, deal_index) regenerates the deal"),
-        Column("dealer", pl.Int8, "dealer seat; forehand = dealer + 1 names trump and leads"),
+        *match_deal_columns("match (contra) or game to the target (scorebord) in the run, from 0",
+                            "dealer seat; forehand = dealer + 1 names trump and leads"),
         *per_seat("hand", pl.UInt32, "cards dealt to seat {i}, bitmask of card ids"),
         Column("trump", pl.Int8, "trump suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades"),
         Column("declarer", pl.Int8, "seat that named trump (forehand)"),
