@@ -7,7 +7,7 @@ whole `simcards run` pipeline (end to end, Parquet bytes per deal, peak memory).
 
 Figures are per core (one process). "kernel" times the compiled batch kernel alone (where a
 game exposes it; "-" otherwise), "with frame" adds the conversion to a polars frame that every
-worker does per chunk; targets (DESIGN.md: kernel only) are checked against the kernel figure
+worker does per chunk; targets (README "Performance": kernel only) are checked against the kernel figure
 where there is one. The OpenSpiel ratio uses the with-frame figure. Targets are goals, not tests.
 """
 

@@ -1,7 +1,7 @@
 """Card codes <-> card ids, hand bitmasks, and the decks every ruleset uses.
 
 A card id is ``copy * (4 * n_ranks) + suit * n_ranks + rank`` with suits C=0, D=1, H=2, S=3
-and ranks in the natural ascending order of the deck (RULES.md section 0). A hand is an int64
+and ranks in the natural ascending order of the deck (docs/rules.md, "Common conventions"). A hand is an int64
 bitmask of ids; every deck here has at most 52 ids, so bit 63 is never used and the masks stay
 positive. Trick strength, points and meld order are per-ruleset tables, never part of the id.
 """

@@ -1,4 +1,4 @@
-"""Four-player (any-player) Elo rating, as RULES.md section 6 reads the Hartenjagen source.
+"""Four-player (any-player) Elo rating, as docs/rules.md, "Rating" reads the Hartenjagen source.
 
 For the players of one game with ratings R and placings (1 = best, equal placings = level):
 

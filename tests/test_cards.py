@@ -1,4 +1,4 @@
-"""Card codes, card ids (RULES.md section 0) and the bitmask helpers."""
+"""Card codes, card ids (docs/rules.md, "Common conventions") and the bitmask helpers."""
 
 import numpy as np
 import pytest
@@ -19,7 +19,7 @@ from simcards.cards import (
 SUITS = "CDHS"
 
 
-# ------------------------------------------------------------------ ids as RULES.md section 0
+# ------------------------------------------------------------------ ids as docs/rules.md, "Common conventions"
 
 
 def test_deck32_ids_are_suit_times_8_plus_rank():

@@ -1,5 +1,5 @@
-"""Golden Hartenjagen / Hearts deals written as card codes, one per rule (RULES.md sections 4
-and 5): first trick, hearts broken, only-hearts lead, points, moon both ways, the return phase,
+"""Golden Hartenjagen / Hearts deals written as card codes, one per rule (docs/rules.md,
+hartenjagen and hearts): first trick, hearts broken, only-hearts lead, points, moon both ways, the return phase,
 game end and placings, and clear errors."""
 
 import numpy as np

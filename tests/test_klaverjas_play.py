@@ -133,7 +133,7 @@ def test_random_bots_nat_and_pit_rates_are_plausible(runs):
 
 
 def test_amsterdam_saves_trumps_so_pits_come_easier(runs):
-    # RULES.md: Amsterdam rules spare trumps, making a pit easier than in Rotterdam
+    # docs/rules.md: Amsterdam rules spare trumps, making a pit easier than in Rotterdam
     rot = runs(ROTTERDAM, "heuristic")["pit"].mean()
     ams = runs(AMSTERDAM, "heuristic")["pit"].mean()
     assert ams > rot

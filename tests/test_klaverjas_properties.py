@@ -64,7 +64,7 @@ def position_state(hand, trick, trump, T, declarer=0, leader=0):
 
 
 def table_row(hand, trick, trump, amsterdam):
-    """Which row of the RULES.md legal-move table a position falls under (for coverage)."""
+    """Which row of the legal-move table (docs/rules.md) a position falls under (for coverage)."""
     if not trick:
         return "lead"
     led = naive.suit_of(trick[0])

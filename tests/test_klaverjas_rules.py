@@ -1,6 +1,6 @@
 """Golden Klaverjassen deals, written as card codes and played through the public API.
 
-Every row of the RULES.md section 1 legal-move table is checked for both rulesets, then trick
+Every row of the docs/rules.md, klaverjas-rotterdam legal-move table is checked for both rulesets, then trick
 winners, the last-trick bonus, table roem, pit, nat, scores and the error messages. Clubs are
 trump throughout unless said; with dealer 3, seat 0 (team 0 with seat 2) leads the first trick.
 Trump order J 9 A 10 K Q 8 7; plain order A 10 K Q J 9 8 7.

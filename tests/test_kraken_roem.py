@@ -1,4 +1,4 @@
-"""Roem in the hand (RULES.md sections 2 and 3): the single highest meld decides, each tie-break
+"""Roem in the hand (docs/rules.md, kraken-contra and kraken-scorebord): the single highest meld decides, each tie-break
 step of both rulesets, stuk, the trick rule; and the kernel against the naive reference."""
 
 from naive import kraken as naive

@@ -36,7 +36,7 @@ def test_nat_is_decided_without_spades_doubling():
 
 def test_nat_gives_16_plus_all_roem():
     # "speler 1 en 3 ... halen 74 punten en speler 2 en 4 halen er 88": nat; the others get
-    # 16 + all roem (RULES.md: 16 x 2 with spades), the nat team 0 and the NAT mark
+    # 16 + all roem (docs/rules.md: 16 x 2 with spades), the nat team 0 and the NAT mark
     r = scorebord_entry("C", 0, 0, (74, 88), (20, 50))
     assert r == {"nat": True, "entry": [0, 16 + 7], "marks": ["NAT", ""]}
     r = scorebord_entry("S", 0, 0, (74, 88), (0, 0))

@@ -1,4 +1,4 @@
-"""The four-player Elo of RULES.md section 6, against the source's worked situations."""
+"""The four-player Elo of docs/rules.md, "Rating", against the source's worked situations."""
 
 import doctest
 

@@ -95,7 +95,7 @@ class Objective:
 @dataclass(frozen=True)
 class BenchEntry:
     """One line of `scripts/bench.py`: kernel deals per second with ``bots`` at every seat, and
-    the target (DESIGN.md "Performance targets") or None."""
+    the target (README "Performance") or None."""
 
     bots: str
     target: int | None = None

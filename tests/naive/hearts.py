@@ -1,4 +1,4 @@
-"""A slow, readable pure-Python reference of Hartenjagen (RULES.md section 4) and Hearts
+"""A slow, readable pure-Python reference of Hartenjagen (docs/rules.md, hartenjagen) and Hearts
 (section 5), written from the rules text alone.
 
 It never imports the kernels: the tests compare the two on random deals and positions. Cards

@@ -1,7 +1,7 @@
-"""A slow, readable pure-Python reference of Klaverjassen, written from RULES.md alone.
+"""A slow, readable pure-Python reference of Klaverjassen, written from the rules alone (docs/rules.md).
 
 It never imports the kernels: the tests compare the two on golden deals and on random
-positions. Cards are ids as in RULES.md section 0 (``id = suit * 8 + rank``, suits C D H S,
+positions. Cards are ids as in docs/rules.md, "Common conventions" (``id = suit * 8 + rank``, suits C D H S,
 ranks 7 8 9 10 J Q K A), so positions can be handed to the kernels without translation, but
 every rule below is written in terms of rank and suit names.
 """
@@ -89,7 +89,7 @@ def trick_winner(trick: list[int], trump: int) -> int:
 
 
 def legal_moves(hand, trick: list[int], trump: int, amsterdam: bool) -> set[int]:
-    """The RULES.md section 1 legal-move table, row by row."""
+    """The docs/rules.md, klaverjas-rotterdam legal-move table, row by row."""
     hand = set(hand)
     if not trick:
         return hand
@@ -182,7 +182,7 @@ def table_roem(trick_cards, trump: int, four_kind_ranks=DEFAULT_FOUR_KIND) -> in
 
 
 def hand_meld_parts(hand, trump: int, hand_four_kind_ranks=RANKS) -> dict[str, int]:
-    """RULES.md section 2 melds of one hand: runs 3/4/5+ = 20/50/100 each, four of a kind 100
+    """docs/rules.md, kraken-contra melds of one hand: runs 3/4/5+ = 20/50/100 each, four of a kind 100
     (jacks 200) for ranks in hand_four_kind_ranks, stuk of ``trump`` 20 (none if trump < 0)."""
     runs = 0
     for length in runs_by_suit(hand):

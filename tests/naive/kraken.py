@@ -1,4 +1,4 @@
-"""Slow, readable references of the Kraken rules (RULES.md sections 2 and 3), written from the
+"""Slow, readable references of the Kraken rules (docs/rules.md, kraken-contra and kraken-scorebord), written from the
 rules text and independent of the kernels: hand-roem awarding, contra scoring and crosses, the
 scoreboard entry. Tests compare the kernels with these on random input."""
 

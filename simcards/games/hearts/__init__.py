@@ -1,4 +1,4 @@
-"""Hartenjagen (Dutch) and Hearts (American): RULES.md sections 4 and 5."""
+"""Hartenjagen (Dutch) and Hearts (American): docs/rules.md, hartenjagen and hearts."""
 
 from simcards.games.hearts.game import Hartenjagen, Hearts
 from simcards.games.registry import register

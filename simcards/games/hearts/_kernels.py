@@ -145,7 +145,7 @@ def new_state(st, hands, dealer, scores, phase, T):
 
 @hot
 def legal_mask(st, T):
-    """Mask of the cards the seat to move may play (RULES.md sections 4 and 5)."""
+    """Mask of the cards the seat to move may play (docs/rules.md, hartenjagen and hearts)."""
     seat = st[S_TO_MOVE]
     hand = st[S_HAND + seat]
     trick_no = st[S_TRICK_NO]

@@ -1,5 +1,5 @@
 """Dataset columns of Hartenjagen and Hearts: one row per deal (``deals/``) and one row per
-game (``matches/``). Hands are bitmasks of card ids (RULES.md section 0): UInt32 for the
+game (``matches/``). Hands are bitmasks of card ids (docs/rules.md, "Common conventions"): UInt32 for the
 32-card Hartenjagen deck, Int64 for the 52-card Hearts deck. Scores: lower is better."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hartenjagen (Dutch, RULES.md section 4) and Hearts (American, section 5).
+"""Hartenjagen (Dutch, docs/rules.md, hartenjagen) and Hearts (American, section 5).
 
 One set of kernels plays both: the rule slots below switch the Dutch and American behaviour,
 and the trick tables are plain no-trump tables (simcards/games/_trick.py, NO_TRUMP).

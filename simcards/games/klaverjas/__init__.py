@@ -1,4 +1,4 @@
-"""Klaverjassen, Rotterdam and Amsterdam rules (RULES.md section 1)."""
+"""Klaverjassen, Rotterdam and Amsterdam rules (docs/rules.md, klaverjas-rotterdam)."""
 
 from simcards.games.klaverjas.game import KlaverjasAmsterdam, KlaverjasRotterdam
 from simcards.games.registry import register

@@ -143,7 +143,7 @@ def best_trump_in_trick(st, T):
 
 @hot
 def legal_mask(st, T):
-    """Mask of the cards the seat to move may play (RULES.md section 1, legal moves table)."""
+    """Mask of the cards the seat to move may play (docs/rules.md, klaverjas-rotterdam, legal moves table)."""
     seat = st[S_TO_MOVE] & 3
     hand = st[S_HAND + seat]
     n = st[S_N_PLAYED] & 3
@@ -207,7 +207,7 @@ def trick_roem(trick_mask, trump, T):
 
 @kernel
 def hand_melds(hand, trump, T):
-    """Total of a hand's melds (RULES.md section 2): runs, four of a kind, stuk of ``trump``
+    """Total of a hand's melds (docs/rules.md, kraken-contra): runs, four of a kind, stuk of ``trump``
     (no stuk when trump < 0)."""
     total, common = suit_runs(hand, T, T_HAND_RUN)
     while common != 0:

@@ -1,5 +1,5 @@
 """Dataset columns of Klaverjassen deals (one row per deal). Teams: 0 = seats 0 and 2,
-1 = seats 1 and 3. Hands are the dealt cards as bitmasks of card ids (RULES.md section 0)."""
+1 = seats 1 and 3. Hands are the dealt cards as bitmasks of card ids (docs/rules.md, "Common conventions")."""
 
 import polars as pl
 

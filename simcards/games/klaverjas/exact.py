@@ -1,6 +1,6 @@
 """Exact odds of one hand's melds, from all C(32,8) = 10,518,300 eight-card hands.
 
-The melds are those of RULES.md section 2 and the ``roem_hand_*`` columns: runs of 3 / 4 / 5 or
+The melds are those of docs/rules.md, kraken-contra and the ``roem_hand_*`` columns: runs of 3 / 4 / 5 or
 more consecutive cards of a suit (natural order) 20 / 50 / 100 each, four of a kind 100 (four
 jacks 200) for the ranks in ``hand_four_kind_ranks``, and stuk (K and Q of trump) 20.
 

@@ -1,11 +1,11 @@
-"""Klaverjassen, Rotterdam and Amsterdam (RULES.md section 1).
+"""Klaverjassen, Rotterdam and Amsterdam (docs/rules.md, klaverjas-rotterdam).
 
 Design decisions, where the sources are silent:
 - Forehand (left of the dealer) always leads the first trick, whoever declares.
 - Four jacks on the table are 200 roem whatever ``four_kind_ranks`` says; the option lists the
   ranks that count 100.
 - Stuk (K and Q of trump in one trick) is 20 on its own and is added to a sequence it belongs to
-  (J-Q-K of trump = 40), as RULES.md says.
+  (J-Q-K of trump = 40), as docs/rules.md says.
 - The pit bonus is counted as roem of the team that took every trick (defenders only when
   ``defenders_pit``), so it enters the nat decision like any roem.
 - A nat team scores 0; the other team scores 162 plus the roem of both teams.

@@ -1,5 +1,5 @@
 """Kraken, Klaverjassen with bids on the outcome: contra matches and the scoreboard game
-(RULES.md sections 2 and 3)."""
+(docs/rules.md, kraken-contra and kraken-scorebord)."""
 
 from simcards.games.kraken.game import KrakenContra, KrakenScorebord
 from simcards.games.registry import register

@@ -84,7 +84,7 @@ def hand_meld_key(hand, T):
 
 @kernel
 def award_hand_roem(hands, trump, tricks, T, out):
-    """Hand roem of a deal (RULES.md sections 2 and 3) from the dealt ``hands`` and the tricks
+    """Hand roem of a deal (docs/rules.md, kraken-contra and kraken-scorebord) from the dealt ``hands`` and the tricks
     per team: ``out[A_HAND + team]`` the awarded melds (stuk excluded), ``out[A_STUK + team]``
     stuk, ``out[A_TOP_KEY]`` the highest meld's key, ``out[A_TOP_FOUR]`` 1 when it is a four of
     a kind, ``out[A_CONTESTED]`` 1 when both teams hold a meld. Returns the team holding the

@@ -1,7 +1,7 @@
 """Dataset columns of Kraken runs: one row per deal (`deals/`) and one per match (`matches/`).
 
 Teams: 0 = seats 0 and 2 (WIJ), 1 = seats 1 and 3 (ZIJ). Hands are the dealt cards as bitmasks
-of card ids (RULES.md section 0). Bid levels: 0 none, 1 kraak, 2 rekraak (contra) / overkraak
+of card ids (docs/rules.md, "Common conventions"). Bid levels: 0 none, 1 kraak, 2 rekraak (contra) / overkraak
 (scorebord), 3 superkraak (contra). Both rulesets share one kernel: it fills the rows of
 `DEAL_ROWS` and `MATCH_ROWS`, each the union of both rulesets' columns (integer columns in an
 int64 matrix, the Float32 estimates in a float64 one), and `RowLayout.to_frame` picks a

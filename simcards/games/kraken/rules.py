@@ -1,4 +1,4 @@
-"""Kraken: `kraken-contra` (RULES.md section 2) and `kraken-scorebord` (RULES.md section 3).
+"""Kraken: `kraken-contra` (docs/rules.md, kraken-contra) and `kraken-scorebord` (docs/rules.md, kraken-scorebord).
 
 Both are Klaverjassen with forced trump selection plus bidding (kraak and higher), roem in the
 hand, and a match. The deal is played by the Klaverjassen kernels unchanged: Kraken builds the

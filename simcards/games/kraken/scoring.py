@@ -1,4 +1,4 @@
-"""Kraken scoring as public pure functions (RULES.md sections 2 and 3).
+"""Kraken scoring as public pure functions (docs/rules.md, kraken-contra and kraken-scorebord).
 
 Each rule is written once, as a Numba kernel the batch loop calls; the public functions below
 validate plain Python input, call the same kernel and return a dict, so a score sheet can be
