@@ -6,11 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import polars as pl
+
 from simcards.dataset import DatasetError, open_run
 from simcards.errors import UserError
 from simcards.games import load
+from simcards.present import fmt
 from simcards.present.render import Section, Table, write_report
 from simcards.present.settings import bots_table, options_table
+from simcards.present.summary import estimate, values
+from simcards.tune import seating_gain
+
+# units the bot-sanity section simulates: enough for a stable margin, a few seconds of work
+SANITY_UNITS = {"deal": 20_000, "match": 300}
 
 
 def settings_section(game, bots: Any, seat_names: list[str] | None = None,
@@ -27,6 +36,56 @@ def settings_section(game, bots: Any, seat_names: list[str] | None = None,
                                                        game.bots.params),
                             f"{bots_caption} (* a value changed from its default)"))
     return Section("Settings", f"Ruleset {game.name}: {game.summary}".rstrip(": "), tables=tables)
+
+
+def _frames(game, chunk: dict) -> dict:
+    return {"deals": chunk["deals"].lazy(), "matches": chunk["matches"].lazy() if "matches" in chunk else None}
+
+
+def bot_sanity_section(game, run) -> Section:
+    """"Is this the game, or the bot?": the heuristic bots' duplicate margin over random bots,
+    the bot-dependent headline figures of the run beside uniform random play on the same
+    seed's cards, and the published figures the game knows of."""
+    seed = run.manifest["seed"]
+    units = min(SANITY_UNITS[game.unit], max(run.units_done, 1))
+    lines = []
+    if game.objectives and "heuristic" in game.bots.kinds:
+        name, objective = next(iter(game.objectives.items()))
+        gains = np.zeros(units)
+        for seats in game.tune_seatings:
+            bots = ["heuristic" if s in seats else "random" for s in game.seats]
+            values_ = objective.seat_values(game.simulate_chunk(units, seed=seed, bots=bots))
+            gains += seating_gain(values_, seats)
+        gains /= len(game.tune_seatings)
+        se = gains.std(ddof=1) / np.sqrt(gains.size)
+        lines.append(f"Duplicate margin of heuristic over random bots: {fmt.mean_se(gains.mean(), se)} "
+                     f"per {game.unit} in {objective.name} ({objective.doc}; positive: the heuristic "
+                     f"side does better), over {units:,} {game.unit}es played on the same cards once "
+                     f"per seating".replace("deales", "deals"))
+    random_run = _frames(game, game.simulate_chunk(units, seed=seed, bots="random"))
+    run_frames = {"deals": run.scan(), "matches": run.scan("matches") if game.unit == "match" else None}
+    rows = []
+    for h in game.headline_rates(run_frames["deals"], run_frames["matches"]):
+        if not h.bots:
+            continue
+        here, rand = values(h, run_frames), values(h, random_run)
+        if here is None or rand is None or here.height == 0 or rand.height == 0:
+            continue
+        a, b = estimate(h, here["x"]), estimate(h, rand["x"])
+        shown = fmt.rate_ci if h.kind == "rate" else (lambda v, lo, hi: fmt.mean_se(v, (hi - v) / 1.96))
+        rows.append({"figure": h.text.replace("{rate}", "…").replace("{ci}", "").strip(), "this run's bots": shown(a["value"], a["lo"], a["hi"]),
+                     "uniform random play": shown(b["value"], b["lo"], b["hi"])})
+    tables = []
+    if rows:
+        tables.append(Table("bot_sanity", pl.DataFrame(rows),
+                            f"Figures that depend on the bots: this run, and uniform random play on the "
+                            f"same seed's first {units:,} {game.unit}es".replace("deales", "deals")))
+    lines += list(game.published_references)
+    text = ("Figures marked 'depends on the bots' are properties of these bots playing the game, "
+            "not of the game alone: a stronger or weaker bot moves them. The random-play column "
+            "is a floor (no skill at all); published figures, where the game has them, come from "
+            "people. Card-only figures (the cards dealt, exact odds) do not depend on the bots.")
+    return Section("Bot sanity: the game, or the bot?", text, tables=tables, notes=lines)
 
 
 def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> dict[str, Path]:
@@ -51,5 +110,5 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
     ]
     settings = settings_section(game, m["config"]["bots"])
     head = 1 if sections and sections[0].headlines else 0  # the summary stays on top
-    sections = [*sections[:head], settings, *sections[head:]]
+    sections = [*sections[:head], settings, *sections[head:], bot_sanity_section(game, run)]
     return write_report(out_dir, f"simcards report: {run.name}", meta, sections)

@@ -143,6 +143,12 @@ def test_report_opens_with_a_summary_and_formats_every_cell(runs, which):
     assert not [c for c in cells if E_NOTATION.search(c)]
     assert not [c for c in cells if re.fullmatch(r"0\.\d{3,}", c)]  # raw fractions
     assert "{'kind'" not in md and "Seat symmetry" in md
+    # the last section asks "is this the game, or the bot?" with a random-play reference
+    assert sections[-1] == "Bot sanity: the game, or the bot?"
+    sanity = md.split("## Bot sanity")[1]
+    margin = re.search(r"Duplicate margin of heuristic over random bots: ([0-9.]+)", sanity)
+    assert margin and float(margin.group(1)) > 0
+    assert "uniform random play" in sanity and (out / which / "tables" / "bot_sanity.csv").exists()
 
 
 def test_compare_paired_klaverjas_and_hearts(runs, capsys):

@@ -23,6 +23,8 @@ What a ruleset declares (class attributes):
   equally often. Default: the partnerships, else each seat alone.
 - ``objectives``: tuning objectives, name -> `Objective`; the first is the default.
 - ``bench``: `BenchEntry` rows for `scripts/bench.py` (bots, target deals per second).
+- ``published_references``: sentences on published figures of human play (with their source)
+  that the report's bot-sanity section shows beside the bots' figures.
 - ``tricks_per_deal`` and ``card_points_total``: what every completed deal's tricks and card
   points add up to (`row_totals` reads them from a deal row).
 
@@ -144,6 +146,8 @@ class Game:
     bench: tuple[BenchEntry, ...] = (BenchEntry("random"), BenchEntry("heuristic"))
     tricks_per_deal: int
     card_points_total: int
+    # published figures of people's play the report sets beside the bots' (bot sanity section)
+    published_references: tuple[str, ...] = ()
 
     def __init__(self, **options: Any):
         self.options = resolve_options(self.name, self.option_specs, options)

@@ -221,6 +221,10 @@ class Hearts(HeartsGame):
     deck = DECK52
     option_specs = AMERICAN_OPTIONS
     deal_columns = DEAL_COLUMNS_52
+    published_references = (
+        "Published figures: uniform random play makes the moon in about 1.1% of deals (OpenSpiel's "
+        "hearts, 1 million deals); strong human players report it as a rare event, around one "
+        "deal in a hundred.",)
 
     def openspiel_rate(self, seconds: float) -> float | None:
         try:
