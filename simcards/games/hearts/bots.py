@@ -168,6 +168,22 @@ def moon_score(hand, T):
 
 
 @kernel
+def _suit_losers(mine, n_ranks):
+    """Losers of one suit's cards ``mine`` (see moon_losers), unweighted."""
+    length = popcount(mine)
+    rounds = (n_ranks - length + 2) // 3
+    lose = 0
+    k = 0
+    while mine != 0 and k < rounds:
+        card = highest_bit_index(mine)
+        if card % n_ranks < n_ranks - 1 - k:
+            lose += 1
+        mine &= ~(np.int64(1) << card)
+        k += 1
+    return lose
+
+
+@kernel
 def moon_losers(hand, T):
     """Losers of a hand played for the moon (see PARAMS ``moon_losers``): in each suit of length
     L, the first ceil((ranks - L) / 3) rounds are those in which opponents still follow; the
@@ -177,19 +193,7 @@ def moon_losers(hand, T):
     n_ranks = rule(T, R_N_RANKS)
     total = 0
     for s in range(4):
-        mine = hand & _suit(T, s)
-        length = popcount(mine)
-        if length == 0:
-            continue
-        rounds = (n_ranks - length + 2) // 3
-        lose = 0
-        k = 0
-        while mine != 0 and k < rounds:
-            card = highest_bit_index(mine)
-            if card % n_ranks < n_ranks - 1 - k:
-                lose += 1
-            mine &= ~(np.int64(1) << card)
-            k += 1
+        lose = _suit_losers(hand & _suit(T, s), n_ranks)
         total += 2 * lose if s == HEARTS_SUIT else lose
     return total
 
@@ -300,15 +304,23 @@ def moon_passes(hand, T):
     n_ranks = rule(T, R_N_RANKS)
     for _ in range(N_PASS):
         best, best_value = -1, 1 << 30
-        rest = hand & ~chosen
-        while rest:
-            card = lowest_bit_index(rest)
-            rest &= rest - 1
-            value = 100 * moon_losers(hand & ~chosen & ~(np.int64(1) << card), T) + card % n_ranks
-            if card // n_ranks == HEARTS_SUIT:
-                value += 10000
-            if value < best_value:
-                best, best_value = card, value
+        for s in range(4):
+            if s == HEARTS_SUIT:
+                continue
+            mine = hand & ~chosen & _suit(T, s)
+            if mine == 0:
+                continue
+            now = _suit_losers(mine, n_ranks)
+            rest = mine
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                gain = now - _suit_losers(mine & ~(np.int64(1) << card), n_ranks)
+                value = -100 * gain + card % n_ranks
+                if value < best_value:
+                    best, best_value = card, value
+        if best < 0:  # nothing but hearts left to pass
+            best = lowest_bit_index(hand & ~chosen)
         chosen |= np.int64(1) << best
     return chosen
 
@@ -555,7 +567,9 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
                   and trick_pts + card_points(T, top) <= params[P_MOON_SPLIT]
                   and _safe_to_take(st, seat, unseen, T)):
                 return top  # split the points cheaply: the moon is off
-    stopper = _stopper(st, seat, hand, unseen, T, params)
+    stopper = -1
+    if under & (under - 1) != 0 and under & _suit(T, HEARTS_SUIT) != 0:
+        stopper = _stopper(st, seat, hand, unseen, T, params)
     if n == 3:
         if under != 0:
             if (trick_pts == 0 and over != 0 and params[P_UNLOAD] > 0):
@@ -583,7 +597,9 @@ def _avoid_discard(seat, hand, legal, st, T, params, unseen):
         winner = (st[S_LEADER] + st[S_WIN_POS]) % 4
         feeding = winner == threat or _still_to_play(st, threat)
         splitting = not feeding
-    stopper = _stopper(st, seat, hand, unseen, T, params)
+    stopper = -1
+    if legal & _suit(T, HEARTS_SUIT) != 0:
+        stopper = _stopper(st, seat, hand, unseen, T, params)
     best, best_value = -1, -1e18
     rest = legal
     while rest:
