@@ -18,7 +18,23 @@ The heuristic plays in one of three modes:
 - *chase* (Dutch return, source "Terugweg"): lead a boss heart at once, otherwise cash boss
   cards of long suits; win tricks that hold points as cheaply as sure; never discard points.
 - *moon* (a seat that decided to shoot the moon, while nobody else has taken a point): chase,
-  and also win point-free tricks to keep control.
+  and also win point-free tricks to keep control. Once another seat takes a point the attempt
+  is broken and the seat plays *avoid* for the rest of the deal.
+
+The moon attempt: a seat sets out to shoot only with a hand that can plausibly take every point,
+judged on the hand as held after passing (``wants_moon``): its moon score (high-card points plus
+hearts) reaches ``moon_threshold`` and it has at most ``moon_losers`` losers (``moon_losers``:
+per suit, the cards played while the opponents still follow that are not the next-highest card
+of the suit; hearts count twice). When passing, a hand worth a moon keeps its hearts and high
+cards and passes the three cards that leave the fewest losers, if it then has few enough.
+
+The defence, in *avoid* mode: as soon as one opponent holds every point taken so far, split the
+points: take a trick it can win that holds at most ``moon_split`` points (when no later seat
+can throw the QS on it), throw point cards on a trick that seat will not win, and never feed it
+points. Once that opponent holds ``moon_defence`` of the deal's points, or the deal is past its
+middle, take any point trick it can win (the QS trick included) and lead a boss heart. While an
+opponent could still shoot, keep a stopper heart: the highest heart, when at most
+``moon_stopper`` unseen hearts are above it, is neither discarded nor used to duck.
 Every kernel gets the parameter row of the seat it decides for (``bot_params[seat]``), as in
 Klaverjassen: one bot signature in every game.
 The moon option (``moon = "choose"``) is decided by the rules kernel for every bot kind
