@@ -18,7 +18,23 @@ The heuristic plays in one of three modes:
 - *chase* (Dutch return, source "Terugweg"): lead a boss heart at once, otherwise cash boss
   cards of long suits; win tricks that hold points as cheaply as sure; never discard points.
 - *moon* (a seat that decided to shoot the moon, while nobody else has taken a point): chase,
-  and also win point-free tricks to keep control.
+  and also win point-free tricks to keep control. Once another seat takes a point the attempt
+  is broken and the seat plays *avoid* for the rest of the deal.
+
+The moon attempt: a seat sets out to shoot only with a hand that can plausibly take every point,
+judged on the hand as held after passing (``wants_moon``): its moon score (high-card points plus
+hearts) reaches ``moon_threshold`` and it has at most ``moon_losers`` losers (``moon_losers``:
+per suit, the cards played while the opponents still follow that are not the next-highest card
+of the suit; hearts count twice). When passing, a hand worth a moon keeps its hearts and high
+cards and passes the three cards that leave the fewest losers, if it then has few enough.
+
+The defence, in *avoid* mode: as soon as one opponent holds every point taken so far, split the
+points: take a trick it can win that holds at most ``moon_split`` points (when no later seat
+can throw the QS on it), throw point cards on a trick that seat will not win, and never feed it
+points. Once that opponent holds ``moon_defence`` of the deal's points, or the deal is past its
+middle, take any point trick it can win (the QS trick included) and lead a boss heart. While an
+opponent could still shoot, keep a stopper heart: the highest heart, when at most
+``moon_stopper`` unseen hearts are above it, is neither discarded nor used to duck.
 Every kernel gets the parameter row of the seat it decides for (``bot_params[seat]``), as in
 Klaverjassen: one bot signature in every game.
 The moon option (``moon = "choose"``) is decided by the rules kernel for every bot kind
@@ -51,6 +67,7 @@ from simcards.games.hearts._kernels import (
 )
 from simcards.games.hearts.rules import (
     N_PASS,
+    R_HAND_SIZE,
     R_AS,
     R_FULL,
     R_HEARTS,
@@ -68,11 +85,13 @@ KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
 
 # (name, default, meaning): the parameter row of a bot, in this order.
 PARAMS = (
-    ("moon_threshold", 20.0, "attempt to shoot the moon when the hand's moon score (high-card "
-                             "points A4 K3 Q2 J1 plus the number of hearts) reaches this"),
-    ("moon_defence", 0.5, "when one opponent holds every point taken so far and at least this "
-                          "share of the deal's total, defend: take point tricks, feed it no "
-                          "points, cash a boss heart"),
+    ("moon_threshold", 19.0, "attempt to shoot the moon only when the hand's moon score (high-card "
+                             "points A4 K3 Q2 J1 plus the number of hearts) reaches this (and "
+                             "moon_losers holds); 99: never"),
+    ("moon_defence", 0.3, "when one opponent holds every point taken so far and at least this "
+                          "share of the deal's total (or the deal is past its middle), defend "
+                          "at any price: take any point trick it can win, the QS trick "
+                          "included, and lead a boss heart"),
     ("dominate_tricks", 3.0, "avoid mode: cash boss clubs/diamonds from the top during the "
                              "first this many tricks"),
     ("dominate_min_unseen", 6.0, "... only while at least this many cards of the suit are "
@@ -82,13 +101,24 @@ PARAMS = (
     ("spade_guard", 4.0, "passing (Hearts): keep the Q/K/A of spades when holding at least this many "
                          "spades below the queen"),
     ("void_pass", 2.0, "passing (Hearts): prefer passing every card of a club/diamond suit this short"),
+    ("moon_losers", 4.0, "attempt the moon only when the hand (as held after passing) has at most "
+                         "this many losers: in each suit, the cards among the first rounds "
+                         "(until the opponents are out of it) that are not the next-highest card "
+                         "of the suit; a heart loser counts twice"),
+    ("moon_split", 4.0, "when one opponent holds every point taken so far, take a trick it can "
+                        "win that holds at most this many points (split the points: the moon "
+                        "is off)"),
+    ("moon_stopper", 3.0, "while an opponent could still shoot, keep the highest heart (never "
+                          "discard it, duck with another heart) when at most this many unseen "
+                          "hearts are above it; negative: off"),
 )
 N_PARAMS = len(PARAMS)
-# Hartenjagen's defaults: the same parameters, a lower moon threshold (tournaments of the
-# heuristic against itself favour about 18 for the 32-card game and 20 for Hearts)
-DUTCH_DEFAULTS = {"moon_threshold": 18.0}
+# Hartenjagen's defaults: the same parameters, a stricter attempt rule (the 32-card game makes
+# moons without trying: random play 3.6% of deals, these bots with attempts off 3.3%)
+DUTCH_DEFAULTS = {"moon_threshold": 20.0, "moon_losers": 1.0}
 PARAMS_DUTCH = tuple((name, DUTCH_DEFAULTS.get(name, default), doc) for name, default, doc in PARAMS)
-(P_MOON, P_DEFENCE, P_DOMINATE, P_DOM_UNSEEN, P_UNLOAD, P_SPADE_GUARD, P_VOID_PASS) = range(N_PARAMS)
+(P_MOON, P_DEFENCE, P_DOMINATE, P_DOM_UNSEEN, P_UNLOAD, P_SPADE_GUARD, P_VOID_PASS,
+ P_MOON_LOSERS, P_MOON_SPLIT, P_STOPPER) = range(N_PARAMS)
 
 HEARTS_SUIT, SPADES_SUIT = 2, 3
 MODE_AVOID, MODE_CHASE, MODE_MOON = 0, 1, 2
@@ -151,6 +181,46 @@ def _high_card_points(hand, n_ranks):
 def moon_score(hand, T):
     """High-card points plus the number of hearts held (see PARAMS ``moon_threshold``)."""
     return _high_card_points(hand, rule(T, R_N_RANKS)) + popcount(hand & rule(T, R_HEARTS))
+
+
+@kernel
+def _suit_losers(mine, n_ranks):
+    """Losers of one suit's cards ``mine`` (see moon_losers), unweighted."""
+    length = popcount(mine)
+    rounds = (n_ranks - length + 2) // 3
+    lose = 0
+    k = 0
+    while mine != 0 and k < rounds:
+        card = highest_bit_index(mine)
+        if card % n_ranks < n_ranks - 1 - k:
+            lose += 1
+        mine &= ~(np.int64(1) << card)
+        k += 1
+    return lose
+
+
+@kernel
+def moon_losers(hand, T):
+    """Losers of a hand played for the moon (see PARAMS ``moon_losers``): in each suit of length
+    L, the first ceil((ranks - L) / 3) rounds are those in which opponents still follow; the
+    card played in round k (from the top) loses unless it is the k-th highest card of the suit.
+    Later cards are length winners. A heart loser counts twice (a lost heart trick always holds
+    a point)."""
+    n_ranks = rule(T, R_N_RANKS)
+    total = 0
+    for s in range(4):
+        lose = _suit_losers(hand & _suit(T, s), n_ranks)
+        total += 2 * lose if s == HEARTS_SUIT else lose
+    return total
+
+
+@kernel
+def moon_plausible(hand, T, params):
+    """Can this hand (as it will be played) plausibly take every point? The moon score reaches
+    ``moon_threshold`` and the hand has at most ``moon_losers`` losers."""
+    if moon_score(hand, T) < params[P_MOON]:
+        return False
+    return moon_losers(hand, T) <= params[P_MOON_LOSERS]
 
 
 @kernel
@@ -243,21 +313,51 @@ def choose_passes(kind, hand, T, params, rng):
 
 
 @kernel
-def heuristic_passes(hand, T, params):
-    """Pass the three most dangerous cards, or the three lowest non-hearts when planning a moon."""
+def moon_passes(hand, T):
+    """Three cards to pass for a moon: one at a time, the non-heart whose removal leaves the
+    fewest losers (the lowest such card)."""
     chosen = np.int64(0)
-    moon = moon_score(hand, T) >= params[P_MOON]
+    n_ranks = rule(T, R_N_RANKS)
+    for _ in range(N_PASS):
+        best, best_value = -1, 1 << 30
+        for s in range(4):
+            if s == HEARTS_SUIT:
+                continue
+            mine = hand & ~chosen & _suit(T, s)
+            if mine == 0:
+                continue
+            now = _suit_losers(mine, n_ranks)
+            rest = mine
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                gain = now - _suit_losers(mine & ~(np.int64(1) << card), n_ranks)
+                value = -100 * gain + card % n_ranks
+                if value < best_value:
+                    best, best_value = card, value
+        if best < 0:  # nothing but hearts left to pass
+            best = lowest_bit_index(hand & ~chosen)
+        chosen |= np.int64(1) << best
+    return chosen
+
+
+@kernel
+def heuristic_passes(hand, T, params):
+    """Pass the three most dangerous cards; or, when the hand is worth a moon (its moon score
+    reaches the threshold and, with the moon passes gone, it keeps at most ``moon_losers``
+    losers), the three cards that leave the fewest losers (moon_passes). Whether the bot then
+    shoots is decided again with the hand as held (wants_moon)."""
+    if moon_score(hand, T) >= params[P_MOON]:
+        plan = moon_passes(hand, T)
+        if moon_losers(hand & ~plan, T) <= params[P_MOON_LOSERS]:
+            return plan
+    chosen = np.int64(0)
     for _ in range(N_PASS):
         best, best_value = -1, -1e18
         rest = hand & ~chosen
         while rest:
             card = lowest_bit_index(rest)
-            if moon:  # keep high cards and hearts: pass the lowest non-hearts
-                value = -1.0 * (card % rule(T, R_N_RANKS))
-                if (card // rule(T, R_N_RANKS)) == HEARTS_SUIT:
-                    value -= 100.0
-            else:
-                value = _pass_danger(card, hand, T, params)
+            value = _pass_danger(card, hand, T, params)
             if value > best_value:
                 best, best_value = card, value
             rest &= rest - 1
@@ -268,10 +368,11 @@ def heuristic_passes(hand, T, params):
 @kernel
 def wants_moon(kind, hand, T, params):
     """Does the bot of ``kind`` with parameter row ``params`` set out to shoot the moon with
-    this hand (after passing)?"""
+    this hand (as held, after passing)? Only when the hand can plausibly make it
+    (moon_plausible)."""
     if kind == RANDOM:
         return False
-    return moon_score(hand, T) >= params[P_MOON]
+    return moon_plausible(hand, T, params)
 
 
 # ---------------------------------------------------------------- card play
@@ -290,21 +391,70 @@ def _mode(st, seat, T, params):
 
 
 @kernel
-def _moon_threat(st, seat, T, params):
-    """The opponent that holds every point taken so far, when that is at least ``moon_defence``
-    of the deal's total; else -1."""
-    holder, taken = -1, 0
+def _moon_threat(st, seat):
+    """The opponent that holds every point taken so far (at least one); else -1."""
+    holder = -1
     for other in range(4):
-        p = st[S_POINTS + other]
-        if p != 0:
+        if st[S_POINTS + other] != 0:
             if holder >= 0:
                 return -1
-            holder, taken = other, p
-    if holder < 0 or holder == seat:
+            holder = other
+    if holder == seat:
         return -1
-    if taken >= params[P_DEFENCE] * rule(T, R_TOTAL):
-        return holder
+    return holder
+
+
+@kernel
+def _serious_threat(st, holder, T, params):
+    """Is the lone point holder a real danger: at least ``moon_defence`` of the deal's total
+    taken, or the deal past its middle?"""
+    if st[S_POINTS + holder] >= params[P_DEFENCE] * rule(T, R_TOTAL):
+        return True
+    return 2 * st[S_TRICK_NO] >= rule(T, R_HAND_SIZE)
+
+
+@kernel
+def _moon_alive(st, seat):
+    """Could an opponent of ``seat`` still shoot: ``seat`` has no point and at most one seat
+    has any?"""
+    if st[S_POINTS + seat] != 0:
+        return False
+    holders = 0
+    for other in range(4):
+        if st[S_POINTS + other] != 0:
+            holders += 1
+    return holders <= 1
+
+
+@kernel
+def _stopper(st, seat, hand, unseen, T, params):
+    """The heart ``seat`` holds back while an opponent could still shoot (its highest heart,
+    when at most ``moon_stopper`` unseen hearts are above it), or -1."""
+    if params[P_STOPPER] < 0 or not _moon_alive(st, seat):
+        return -1
+    hearts = hand & _suit(T, HEARTS_SUIT)
+    if hearts == 0:
+        return -1
+    top = highest_bit_index(hearts)
+    above = popcount(unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1))
+    if above <= params[P_STOPPER]:
+        return top
     return -1
+
+
+@kernel
+def _safe_to_take(st, seat, unseen, T):
+    """Can ``seat`` win the current trick without the QS being thrown on it: it plays last, or
+    the QS is not with the others, or no seat still to play has shown a void in the led suit?"""
+    n = st[S_N_PLAYED]
+    if n == 3 or not (unseen >> rule(T, R_QS)) & 1:
+        return True
+    s = st[S_TRICK] // rule(T, R_N_RANKS)
+    for pos in range(n + 1, 4):
+        other = (st[S_LEADER] + pos) % 4
+        if st[S_VOIDS + other] >> s & 1:
+            return False
+    return True
 
 
 @kernel
@@ -355,7 +505,8 @@ def _discard_danger(card, hand, unseen, T):
 def _avoid_lead(seat, hand, legal, st, T, params, unseen):
     qs = rule(T, R_QS)
     qs_live = (unseen >> qs) & 1
-    if _moon_threat(st, seat, T, params) >= 0:
+    threat = _moon_threat(st, seat)
+    if threat >= 0 and _serious_threat(st, threat, T, params):
         hearts = legal & _suit(T, HEARTS_SUIT)
         if hearts != 0:
             top = highest_bit_index(hearts)
@@ -405,17 +556,36 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
 
 
 @kernel
+def _duck_card(under, stopper):
+    """The highest card of ``under``, sparing the stopper heart when another card ducks too."""
+    if stopper >= 0 and (under >> stopper) & 1 and under != (np.int64(1) << stopper):
+        return highest_bit_index(under & ~(np.int64(1) << stopper))
+    return highest_bit_index(under)
+
+
+@kernel
 def _avoid_follow(seat, hand, legal, st, T, params, unseen):
     n = st[S_N_PLAYED]
     best = st[S_TRICK + st[S_WIN_POS]]
     under = legal & ((np.int64(1) << best) - 1)
     over = legal & ~under
     trick_pts = _trick_points(st, T)
-    threat = _moon_threat(st, seat, T, params)
+    threat = _moon_threat(st, seat)
     if threat >= 0 and over != 0:
-        led_hearts = (best // rule(T, R_N_RANKS)) == HEARTS_SUIT
-        if trick_pts > 0 or led_hearts or _still_to_play(st, threat):
-            return highest_bit_index(over)  # take a point away from the shooter
+        winner = (st[S_LEADER] + st[S_WIN_POS]) % 4
+        if winner == threat or _still_to_play(st, threat):  # the points may go to the shooter
+            led_hearts = (best // rule(T, R_N_RANKS)) == HEARTS_SUIT
+            top = highest_bit_index(over)
+            if _serious_threat(st, threat, T, params):
+                if trick_pts > 0 or led_hearts or _still_to_play(st, threat):
+                    return top  # take a point away from the shooter, at any price
+            elif ((trick_pts > 0 or led_hearts)
+                  and trick_pts + card_points(T, top) <= params[P_MOON_SPLIT]
+                  and _safe_to_take(st, seat, unseen, T)):
+                return top  # split the points cheaply: the moon is off
+    stopper = -1
+    if under & (under - 1) != 0 and under & _suit(T, HEARTS_SUIT) != 0:
+        stopper = _stopper(st, seat, hand, unseen, T, params)
     if n == 3:
         if under != 0:
             if (trick_pts == 0 and over != 0 and params[P_UNLOAD] > 0):
@@ -424,10 +594,10 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
                     top = highest_bit_index(cheap_over)
                     if _has_exit(hand, np.int64(1) << top, unseen, T):
                         return top
-            return highest_bit_index(under)
+            return _duck_card(under, stopper)
         return _highest_cheap(over, T)
     if under != 0:
-        return highest_bit_index(under)
+        return _duck_card(under, stopper)
     low = _lowest_cheap(over, T)
     if not _later_may_beat(st, seat, low, unseen, T):
         return _highest_cheap(over, T)  # we win anyway: shed the highest
@@ -436,18 +606,28 @@ def _avoid_follow(seat, hand, legal, st, T, params, unseen):
 
 @kernel
 def _avoid_discard(seat, hand, legal, st, T, params, unseen):
-    threat = _moon_threat(st, seat, T, params)
+    threat = _moon_threat(st, seat)
     feeding = False  # would points discarded now help a shooter?
+    splitting = False  # would a point discarded now go to a seat other than the lone holder?
     if threat >= 0:
         winner = (st[S_LEADER] + st[S_WIN_POS]) % 4
         feeding = winner == threat or _still_to_play(st, threat)
+        splitting = not feeding
+    stopper = -1
+    if legal & _suit(T, HEARTS_SUIT) != 0:
+        stopper = _stopper(st, seat, hand, unseen, T, params)
     best, best_value = -1, -1e18
     rest = legal
     while rest:
         card = lowest_bit_index(rest)
         value = _discard_danger(card, hand, unseen, T)
-        if feeding and card_points(T, card) != 0:
-            value -= 1000.0
+        if card_points(T, card) != 0:
+            if feeding:
+                value -= 1000.0
+            elif splitting:
+                value += 500.0
+        if card == stopper:
+            value -= 300.0
         if value > best_value:
             best, best_value = card, value
         rest &= rest - 1
