@@ -50,7 +50,9 @@ def category_ticks(ax, positions, labels: list[str], axis: str = "x") -> None:
     if axis == "y":
         ax.set_yticks(positions, [wrap(x, 2 * WRAP) for x in shown])
         return
-    many = len(labels) > 8 or max((len(x) for x in labels), default=0) > WRAP
+    longest = max((len(x) for x in labels), default=0)
+    # about ten characters fit under one of six to eight bars: rotate before they could touch
+    many = len(labels) > 8 or longest > WRAP or longest * len(labels) > 55
     if many:
         ax.set_xticks(positions, shown, rotation=40, ha="right", rotation_mode="anchor")
     else:
