@@ -197,6 +197,15 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+def _report_command(sub, name: str, func, help_text: str, description: str, config_help: str):
+    """A command that reads a config and writes a report to reports/<name>/ (tournament, tune)."""
+    p = sub.add_parser(name, help=help_text, description=description)
+    p.add_argument("config", type=Path, help=config_help)
+    p.add_argument("--out", help="reports folder instead of the config's 'output'")
+    p.set_defaults(func=func)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simcards",
@@ -249,25 +258,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
     p.set_defaults(func=_cmd_replay)
 
-    p = sub.add_parser("tournament", help="rate bots against each other with rotated seats",
-                       description="Bots with different parameters play many games of a "
-                       "ruleset, seats rotated over the same deals; writes the rating "
-                       "table, rating over games and placing counts to reports/<name>/.")
-    p.add_argument("config", type=Path, help="tournament TOML (see configs/tournament-hearts.toml)")
+    p = _report_command(sub, "tournament", _cmd_tournament,
+                        "rate bots against each other with rotated seats",
+                        "Bots with different parameters play many games of a ruleset, seats "
+                        "rotated over the same deals; writes the rating table, rating over games "
+                        "and placing counts to reports/<name>/.",
+                        "tournament TOML (see configs/tournament-hearts.toml)")
     p.add_argument("--games", type=int, help="games per table instead of the config's")
-    p.add_argument("--out", help="reports folder instead of the config's 'output'")
-    p.set_defaults(func=_cmd_tournament)
 
-    p = sub.add_parser("tune", help="tune bot parameters (bidding thresholds) against a baseline",
-                       description="Search bot parameter values that maximise the tuned side's "
-                       "expected gain in duplicate matches against a baseline bot; writes "
-                       "reports/<name>/thresholds.toml (includable in a run config) and a report.")
-    p.add_argument("config", type=Path, help="tune TOML (see configs/tune-*.toml)")
+    p = _report_command(sub, "tune", _cmd_tune,
+                        "tune bot parameters (bidding thresholds) against a baseline",
+                        "Search bot parameter values that maximise the tuned side's expected gain "
+                        "in duplicate matches against a baseline bot; writes "
+                        "reports/<name>/thresholds.toml (includable in a run config) and a report.",
+                        "tune TOML (see configs/tune-*.toml)")
     p.add_argument("--units", type=int, help="deals (matches for match rulesets) per candidate")
     p.add_argument("--workers", type=_workers_arg, metavar="K|auto", help="worker processes ('auto' = one per core)")
-    p.add_argument("--out", help="reports folder instead of the config's 'output'")
     p.add_argument("--quiet", action="store_true", help="no search log")
-    p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser("compare", help="compare two runs of one ruleset, headline by headline",
                        description="Two runs of one ruleset (different options or bots) side by "

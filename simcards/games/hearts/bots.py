@@ -250,21 +250,22 @@ def _later_may_beat(st, seat, card, unseen, T):
     return False
 
 
+@hot
+def _cheap_cards(mask, T):
+    """The cards of ``mask`` that carry no points, or all of them when every one does."""
+    cheap = mask & ~rule(T, R_POINT_CARDS)
+    return cheap if cheap != 0 else mask
+
+
 @kernel
 def _highest_cheap(mask, T):
     """The highest card of a one-suit ``mask``, avoiding point cards when it can."""
-    cheap = mask & ~rule(T, R_POINT_CARDS)
-    if cheap != 0:
-        return highest_bit_index(cheap)
-    return highest_bit_index(mask)
+    return highest_bit_index(_cheap_cards(mask, T))
 
 
 @kernel
 def _lowest_cheap(mask, T):
-    cheap = mask & ~rule(T, R_POINT_CARDS)
-    if cheap != 0:
-        return lowest_bit_index(cheap)
-    return lowest_bit_index(mask)
+    return lowest_bit_index(_cheap_cards(mask, T))
 
 
 @kernel
@@ -278,12 +279,17 @@ def _trick_points(st, T):
 # ---------------------------------------------------------------- passing
 
 
+@hot
+def _suit_and_rank(card, T):
+    """(suit, rank) of a card id of this deck (card = suit * ranks + rank)."""
+    n_ranks = rule(T, R_N_RANKS)
+    return card // n_ranks, card % n_ranks
+
+
 @kernel
 def _pass_danger(card, hand, T, params):
     """How much a card is worth passing away (higher: pass first)."""
-    n_ranks = rule(T, R_N_RANKS)
-    s = card // n_ranks
-    r = card % n_ranks
+    s, r = _suit_and_rank(card, T)
     qs = rule(T, R_QS)
     spades = hand & _suit(T, SPADES_SUIT)
     low_spades = popcount(spades & ((np.int64(1) << qs) - 1))
@@ -480,9 +486,7 @@ def _has_exit(hand, keep_out, unseen, T):
 
 @kernel
 def _discard_danger(card, hand, unseen, T):
-    n_ranks = rule(T, R_N_RANKS)
-    s = card // n_ranks
-    r = card % n_ranks
+    s, r = _suit_and_rank(card, T)
     qs = rule(T, R_QS)
     value = 1.0 * r
     if card == qs:

@@ -18,7 +18,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index
-from simcards.games._state import (
+from simcards.games._state import (  # re-exported: the header every game shares
     S_CONTRACT,
     S_DEALER,
     S_DECLARER,
