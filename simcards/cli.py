@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "Bots with different parameters play many games of a ruleset, seats "
                         "rotated over the same deals; writes the rating table, rating over games "
                         "and placing counts to reports/<name>/.",
-                        "tournament TOML (see configs/tournament-hearts.toml)")
+                        "tournament TOML (see configs/tournament-*.toml)")
     p.add_argument("--games", type=int, help="games per table instead of the config's")
 
     p = _report_command(sub, "tune", _cmd_tune,

@@ -289,6 +289,7 @@ def _suit_and_rank(card, T):
 @kernel
 def _pass_danger(card, hand, T, params):
     """How much a card is worth passing away (higher: pass first)."""
+    n_ranks = rule(T, R_N_RANKS)
     s, r = _suit_and_rank(card, T)
     qs = rule(T, R_QS)
     spades = hand & _suit(T, SPADES_SUIT)
