@@ -153,17 +153,25 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
-@intrinsic
-def _count_trailing_zeros(typingctx, x):
-    """LLVM's cttz: one tzcnt instruction on x86-64 (64 for x == 0)."""
-    if not isinstance(x, types.Integer):
-        return None
-    x = types.unliteral(x)
+def _bit_count_intrinsic(counter: str, doc: str):
+    """An intrinsic for LLVM's cttz or ctlz (``counter``): one tzcnt / lzcnt on x86-64."""
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    def typer(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+        x = types.unliteral(x)
 
-    return x(x), codegen
+        def codegen(context, builder, signature, args):
+            return getattr(builder, counter)(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return x(x), codegen
+
+    typer.__doc__ = doc
+    return intrinsic(typer)
+
+
+_count_trailing_zeros = _bit_count_intrinsic("cttz", "trailing zero bits (64 for 0)")
+_count_leading_zeros = _bit_count_intrinsic("ctlz", "leading zero bits (64 for 0)")
 
 
 @kernel
@@ -172,6 +180,12 @@ def lowest_bit_index(x):
     Bruijn multiply and table look-up it replaces sat on the play loop's critical path, and LLVM
     knows the result is in 0..63, so indexing with it needs no negative-index fix-up."""
     return _count_trailing_zeros(x) & 63
+
+
+@kernel
+def highest_bit_index(x):
+    """Index of the highest set bit of a non-negative int64 (0 for 0): one lzcnt."""
+    return (63 - _count_leading_zeros(x | 1)) & 63
 
 
 @kernel

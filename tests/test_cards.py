@@ -9,6 +9,7 @@ from simcards.cards import (
     DECK32,
     DECK48,
     DECK52,
+    highest_bit_index,
     lowest_bit_index,
     mask_to_ids,
     nth_bit_index,
@@ -153,6 +154,12 @@ def test_lowest_bit_index(x):
 
 
 @settings(max_examples=1000)
+@given(x=st.integers(1, 2**63 - 1))
+def test_highest_bit_index(x):
+    assert highest_bit_index(np.int64(x)) == x.bit_length() - 1
+
+
+@settings(max_examples=1000)
 @given(data=st.data())
 def test_nth_bit_index(data):
     x = data.draw(st.integers(1, 2**63 - 1))
@@ -166,7 +173,9 @@ def test_bit_helpers_edges():
     assert popcount(np.int64(2**63 - 1)) == 63
     for b in range(63):
         assert lowest_bit_index(np.int64(1 << b)) == b
+        assert highest_bit_index(np.int64(1 << b)) == b
         assert popcount(np.int64(1 << b)) == 1
+    assert highest_bit_index(np.int64(0)) == 0
     assert nth_bit_index(np.int64(0xFFFFFFFF), 31) == 31
     assert list(mask_to_ids(0b1010_0001)) == [0, 5, 7]
     assert mask_to_ids(0).dtype == np.int64

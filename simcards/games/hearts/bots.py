@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import hot, kernel
-from simcards.cards import lowest_bit_index, nth_bit_index, popcount
+from simcards.cards import highest_bit_index, lowest_bit_index, nth_bit_index, popcount
 from simcards.games._trick import suit_mask
 from simcards.games.hearts._kernels import (
     PHASE_RETURN,
@@ -129,30 +129,6 @@ def default_params() -> np.ndarray:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-@kernel
-def highest_bit_index(x):
-    """Index of the highest set bit of a non-zero int64 below 2**63."""
-    n = 0
-    if x >> 32:
-        x >>= 32
-        n += 32
-    if x >> 16:
-        x >>= 16
-        n += 16
-    if x >> 8:
-        x >>= 8
-        n += 8
-    if x >> 4:
-        x >>= 4
-        n += 4
-    if x >> 2:
-        x >>= 2
-        n += 2
-    if x >> 1:
-        n += 1
-    return n
 
 
 @kernel
