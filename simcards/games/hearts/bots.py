@@ -216,7 +216,7 @@ def _later_may_beat(st, seat, card, unseen, T):
     """Could a seat still to play in this trick beat ``card`` (same suit, higher)?"""
     n_ranks = rule(T, R_N_RANKS)
     s = card // n_ranks
-    higher = unseen & _suit(T, s) & ~((np.int64(1) << (card + 1)) - 1)
+    higher = unseen & _suit(T, s) & _above(card)
     if higher == 0:
         return False
     for pos in range(st[S_N_PLAYED] + 1, 4):
@@ -224,6 +224,12 @@ def _later_may_beat(st, seat, card, unseen, T):
         if not (st[S_VOIDS + other] >> s & 1):
             return True
     return False
+
+
+@hot
+def _above(card):
+    """Mask of every card id above ``card`` (higher cards of its suit, and later suits)."""
+    return ~((np.int64(1) << (card + 1)) - 1)
 
 
 @hot
@@ -419,7 +425,7 @@ def _stopper(st, seat, hand, unseen, T, params):
     if hearts == 0:
         return -1
     top = highest_bit_index(hearts)
-    above = popcount(unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1))
+    above = popcount(unseen & _suit(T, HEARTS_SUIT) & _above(top))
     if above <= params[P_STOPPER]:
         return top
     return -1
@@ -456,7 +462,7 @@ def _has_exit(hand, keep_out, unseen, T):
         if mine == 0:
             continue
         low = lowest_bit_index(mine)
-        if unseen & _suit(T, s) & ~((np.int64(1) << (low + 1)) - 1):
+        if unseen & _suit(T, s) & _above(low):
             return True
     return False
 
@@ -491,7 +497,7 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
         hearts = legal & _suit(T, HEARTS_SUIT)
         if hearts != 0:
             top = highest_bit_index(hearts)
-            if unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+            if unseen & _suit(T, HEARTS_SUIT) & _above(top) == 0:
                 return top  # win a heart ourselves: the moon is off
     # dominate early with boss clubs / diamonds while everyone still follows
     if st[S_TRICK_NO] < params[P_DOMINATE]:
@@ -516,7 +522,7 @@ def _avoid_lead(seat, hand, legal, st, T, params, unseen):
             continue
         low = lowest_bit_index(mine)
         may = _others_may_hold(st, seat, unseen, s, T)
-        higher = popcount(may & ~((np.int64(1) << (low + 1)) - 1))
+        higher = popcount(may & _above(low))
         score = 10.0 * min(higher, 3) - popcount(hand & _suit(T, s))
         if higher == 0:
             score -= 30.0
@@ -620,7 +626,7 @@ def _chase_lead(seat, hand, legal, st, T, unseen):
     hearts = legal & _suit(T, HEARTS_SUIT)
     if hearts != 0:
         top = highest_bit_index(hearts)
-        if unseen & _suit(T, HEARTS_SUIT) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+        if unseen & _suit(T, HEARTS_SUIT) & _above(top) == 0:
             return top
     best, best_len = -1, -1
     for s in range(4):
@@ -628,7 +634,7 @@ def _chase_lead(seat, hand, legal, st, T, unseen):
         if mine == 0:
             continue
         top = highest_bit_index(mine)
-        if unseen & _suit(T, s) & ~((np.int64(1) << (top + 1)) - 1) == 0:
+        if unseen & _suit(T, s) & _above(top) == 0:
             length = popcount(mine)
             if length > best_len:
                 best, best_len = top, length
