@@ -48,8 +48,6 @@ def build_tables() -> np.ndarray:
 S_POINTS = S.S_GAME
 S_TRICKS = S.S_GAME + N_SEATS
 STATE_SIZE = S.S_GAME + 2 * N_SEATS
-S_TO_MOVE, S_HAND, S_TRICK, S_N_PLAYED = S.S_TO_MOVE, S.S_HAND, S.S_TRICK, S.S_N_PLAYED
-S_LAST_WINNER, S_TRICK_NO = S.S_LAST_WINNER, S.S_TRICK_NO
 
 
 @kernel
@@ -169,7 +167,7 @@ class ToyState(TrickState):
                 "tricks": [int(self._st[S_TRICKS + s]) for s in range(N_SEATS)]}
 
 
-ToyState.kernels = sys.modules[__name__]  # legal_mask, apply_card and the S_* slots above
+ToyState.kernels = sys.modules[__name__]  # its legal_mask and apply_card
 
 
 class ToyGame(Game):

@@ -9,6 +9,7 @@ import numpy as np
 
 from simcards.cards import Deck
 from simcards.errors import UserError
+from simcards.games import _state as S
 from simcards.games.protocol import Game, check_count
 
 
@@ -59,9 +60,10 @@ def check_seat(name: str, value: Any, n_seats: int = 4) -> int:
 
 class TrickState:
     """What every game's interactive deal shares: seat to move, hands, the trick in progress,
-    legal moves and playing a card. ``kernels`` is the game's ``_kernels`` module: its S_* state
-    slots and its ``legal_mask(st, T)`` / ``apply_card(st, card, T)`` are the ones the batch
-    kernel plays with, so a deal played by hand follows exactly the simulated rules."""
+    legal moves and playing a card. The state is the shared layout (simcards/games/_state.py);
+    ``kernels`` is the game's ``_kernels`` module, whose ``legal_mask(st, T)`` and
+    ``apply_card(st, card, T)`` are the ones the batch kernel plays with, so a deal played by
+    hand follows exactly the simulated rules."""
 
     kernels: Any
     game: Game
@@ -74,21 +76,20 @@ class TrickState:
 
     @property
     def to_move(self) -> int:
-        return int(self._st[self.kernels.S_TO_MOVE])
+        return int(self._st[S.S_TO_MOVE])
 
     @property
     def last_winner(self) -> int:
         """Seat that won the last completed trick, -1 before the first."""
-        return int(self._st[self.kernels.S_LAST_WINNER])
+        return int(self._st[S.S_LAST_WINNER])
 
     def hand(self, seat: int) -> list[str]:
-        return self.game.deck.hand_codes(int(self._st[self.kernels.S_HAND + seat]))
+        return self.game.deck.hand_codes(int(self._st[S.S_HAND + seat]))
 
     @property
     def trick(self) -> list[str]:
         """Cards of the trick in progress, in play order."""
-        K = self.kernels
-        return [self.game.deck.code(int(self._st[K.S_TRICK + i])) for i in range(int(self._st[K.S_N_PLAYED]))]
+        return [self.game.deck.code(int(self._st[S.S_TRICK + i])) for i in range(int(self._st[S.S_N_PLAYED]))]
 
     def legal_mask(self) -> int:
         return 0 if self.is_over else int(self.kernels.legal_mask(self._st, self.game.tables))
@@ -104,7 +105,7 @@ class TrickState:
         legal = self.legal_mask()
         if not legal >> card & 1:
             seat = self.to_move
-            held = int(self._st[self.kernels.S_HAND + seat]) >> card & 1
+            held = int(self._st[S.S_HAND + seat]) >> card & 1
             why = "is not a legal card for" if held else "is not in the hand of"
             raise IllegalMove(f"{code!r} {why} seat {seat} now; legal: "
                               f"{', '.join(self.game.deck.hand_codes(legal))}")

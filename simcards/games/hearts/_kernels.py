@@ -12,17 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import hot, kernel
-from simcards.games._state import (  # noqa: F401  re-exported: the header every game shares
-    S_CONTRACT,
-    S_DEALER,
-    S_DECLARER,
+from simcards.games._state import (  # noqa: F401  re-exported for the Hearts bots
     S_GAME,
     S_HAND,
-    S_LAST_WINNER,
     S_LEADER,
-    S_MULTIPLIER,
     S_N_PLAYED,
-    S_PARTY,
     S_PLAYED,
     S_TO_MOVE,
     S_TRICK,
