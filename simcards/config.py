@@ -254,7 +254,7 @@ def parse_config(data: dict, source: str = "config", base: Path | None = None,
 
     bots = data.get("bots", "heuristic")
     if game is not None:
-        problems.extend(bot_problems(bots, game.bots, game.n_seats))
+        problems.extend(bot_problems(bots, game.bots, game.n_seats, game=game))
 
     if problems:
         raise ConfigError(source, problems)
@@ -328,7 +328,8 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
                                                "(one per seat)"))
     elif game is not None:
         for entrant, spec in entrants.items():
-            problems.extend(bot_problems(spec, game.bots, game.n_seats, where=f"entrants.{entrant}"))
+            problems.extend(bot_problems(spec, game.bots, game.n_seats, where=f"entrants.{entrant}",
+                                         game=game))
     output = _output(data, "reports", problems)
     if problems:
         raise ConfigError(source, problems)

@@ -3,7 +3,10 @@
 Accepted forms, for every game:
 - ``"heuristic"``: the same bot at every seat;
 - ``["heuristic", "random", "heuristic", "random"]``: one per seat;
-- ``{"kind": "heuristic", "params": {"kraak_threshold": 70}}`` alone or in such a list.
+- ``{"kind": "heuristic", "params": {"kraak_threshold": 70}}`` alone or in such a list;
+- ``{"kind": "python", "entry": "mybots.kraak:MyBot", "params": {...}}`` and
+  ``{"kind": "numba", "entry": "mybots.fast:choose_card"}``: a user's bot
+  (simcards/games/userbots.py), where the ruleset supports them.
 """
 
 from __future__ import annotations
@@ -46,10 +49,15 @@ def _per_seat(spec: Any, n_seats: int) -> list | None:
     return None
 
 
-def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"):
-    """Every problem of ``spec`` as (key path, bad value, what is allowed)."""
+def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots", game=None):
+    """Every problem of ``spec`` as (key path, bad value, what is allowed). User bots (kind
+    "python" or "numba") are checked against ``game`` (a Game class), which must support them."""
+    from simcards.games import userbots
+
     seats = _per_seat(spec, n_seats)
     kinds = ", ".join(repr(k) for k in family.kinds)
+    if game is not None and game.user_bots is not None:
+        kinds += ", 'python', 'numba'"
     if seats is None:
         return [(where, spec, f"a bot name ({kinds}), a table with 'kind' and 'params', "
                               f"or a list of {n_seats} of those, one per seat")]
@@ -62,6 +70,15 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
             item = {"kind": item}
         if not isinstance(item, dict):
             problems.append((path, item, f"a bot name ({kinds}) or a table with 'kind' and 'params'"))
+            continue
+        if userbots.is_user_spec(item):
+            support = None if game is None else game.user_bots
+            if support is None:
+                name = "this ruleset" if game is None else repr(game.name)
+                problems.append((f"{path}.kind", item["kind"],
+                                 f"a built-in bot ({kinds}): {name} does not support user bots yet"))
+            else:
+                problems.extend(userbots.user_spec_problems(item, family, path, support))
             continue
         for key in item:
             if key not in ("kind", "params"):
@@ -82,9 +99,14 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
     return problems
 
 
-def resolve_bots(spec: Any, family: BotFamily, n_seats: int) -> tuple[np.ndarray, np.ndarray]:
-    """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem."""
-    problems = bot_problems(spec, family, n_seats)
+USER_KIND_IDS = {"python": 64, "numba": 65}  # simcards.games.userbots.PYTHON_KIND, NUMBA_KIND
+
+
+def resolve_bots(spec: Any, family: BotFamily, n_seats: int, game=None) -> tuple[np.ndarray, np.ndarray]:
+    """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem.
+    User bots get their kind's id and the seat's built-in parameter row: the loops that play
+    them are `Game.seated`'s."""
+    problems = bot_problems(spec, family, n_seats, game=game)
     if problems:
         raise UserError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"
                                    for path, value, allowed in problems))
@@ -93,6 +115,12 @@ def resolve_bots(spec: Any, family: BotFamily, n_seats: int) -> tuple[np.ndarray
     for seat, item in enumerate(_per_seat(spec, n_seats)):
         if isinstance(item, str):
             item = {"kind": item}
+        if item.get("kind") in USER_KIND_IDS:  # its seat's built-in parameters (reports)
+            kinds[seat] = USER_KIND_IDS[item["kind"]]
+            for name, value in item.get("params", {}).items():
+                if name in family.param_names:
+                    params[seat, family.param_names.index(name)] = float(value)
+            continue
         kinds[seat] = family.kinds[item["kind"]]
         for name, value in item.get("params", {}).items():
             params[seat, family.param_names.index(name)] = float(value)

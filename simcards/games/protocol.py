@@ -49,11 +49,19 @@ What it implements:
   `simcards compare` compares between two runs.
 - ``openspiel_rate(seconds)``: OpenSpiel's uniform random deals per second where OpenSpiel has
   the game (for the bench's side-by-side ratio), else None.
+
+User bots (simcards/games/userbots.py, README "Your own bot"):
+
+- ``user_bots``: the ruleset's `simcards.games.userbots.Support` (its decisions, its batch loop
+  rebuilt around a user's bot, its views), or None: then a config naming a user bot is refused
+  with a UserError saying so. Where the game runs its batch loop it calls
+  ``self.loop(name, builtin)``, which is ``builtin`` unless a table with user bots is playing.
 """
 
 from __future__ import annotations
 
 import operator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -148,6 +156,8 @@ class Game:
     card_points_total: int
     # published figures of people's play the report sets beside the bots' (bot sanity section)
     published_references: tuple[str, ...] = ()
+    user_bots = None  # a simcards.games.userbots.Support where the ruleset takes user bots
+    _user_loops: dict = {}  # the loops of the user-bot table playing now (Table.playing)
 
     def __init__(self, **options: Any):
         self.options = resolve_options(self.name, self.option_specs, options)
@@ -182,7 +192,25 @@ class Game:
     # ------------------------------------------------------------ simulation
 
     def resolve_bots(self, bots: Any) -> tuple[np.ndarray, np.ndarray]:
-        return resolve_bots(bots, self.bots, self.n_seats)
+        return resolve_bots(bots, self.bots, self.n_seats, game=type(self))
+
+    def loop(self, name: str, builtin):
+        """The batch loop ``builtin`` (named ``name``), or its version rebuilt around the user
+        bots of the table playing now."""
+        return self._user_loops.get(name, builtin)
+
+    @contextmanager
+    def seated(self, bots: Any):
+        """(kind ids, parameter rows) of ``bots``; with user bots, the game plays with its
+        loops rebuilt around them while inside."""
+        from simcards.games.userbots import make_table
+
+        table = make_table(self, bots)
+        if table is None:
+            yield self.resolve_bots(bots)
+            return
+        with table.playing() as arrays:
+            yield arrays
 
     def simulate(self, n: int, seed: int = 0, bots: Any = "heuristic", start: int = 0) -> pl.DataFrame:
         """Units start .. start+n-1 of a run with ``seed`` (deals; matches where ``unit`` is
@@ -197,8 +225,8 @@ class Game:
         n = check_count("n", n)
         seed = check_count("seed", seed)
         start = check_count("start", start)
-        kinds, params = self.resolve_bots(bots)
-        return self._simulate_frames(seed, start, n, kinds, params)
+        with self.seated(bots) as (kinds, params):
+            return self._simulate_frames(seed, start, n, kinds, params)
 
     def _simulate_frames(self, seed: int, start: int, n: int, kinds, params) -> dict[str, pl.DataFrame]:
         """Default for deal-unit rulesets: one matrix from `_simulate_matrix`."""
@@ -262,10 +290,10 @@ class Game:
     def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
         """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
         ``bots``, trick by trick, with the game's header and the result."""
-        kinds, params = self.resolve_bots(bots)
         seed, index = check_count("seed", seed), check_count("index", index)
-        row, trace = self.run_deal(seed, index, kinds, params)
-        state = self.state_from_row(row, kinds, params)
+        with self.seated(bots) as (kinds, params):
+            row, trace = self.run_deal(seed, index, kinds, params)
+            state = self.state_from_row(row, kinds, params)
         header = self.replay_header(row, state)
         tricks = []
         n_seats = self.n_seats

@@ -122,7 +122,7 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     if isinstance(baseline, str):
         baseline = {"kind": baseline}
     if game is not None:
-        problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline"))
+        problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline", game=game))
     ranges = []
     tune = data.get("tune")
     if not isinstance(tune, dict) or not tune:

@@ -209,7 +209,8 @@ def simulate_games(seed, start, n, T, bot_kind, bot_params, traces):
             if tracing:
                 # ensure_columns grows the second axis: a trace row is a column of traces.T
                 traces = ensure_columns(traces.T, row, 1).T
-                traces[row, :] = trace
+                for c in range(n_cards):  # not a slice assignment: see klaverjas/_play.py
+                    traces[row, c] = trace[c]
             _record_deal(out, row, match, deal_no, phase, offset, dealt, passes, st, moon,
                          option, scores, start_leader, moon_try)
             row += 1

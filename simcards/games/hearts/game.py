@@ -20,6 +20,7 @@ from simcards.games.hearts.columns import (
     DEAL_COLUMNS_52,
     MATCH_COLUMNS,
 )
+from simcards.games.hearts.userbot import HeartsSupport
 from simcards.games.hearts.rules import (
     AMERICAN_OPTIONS,
     DUTCH_OPTIONS,
@@ -96,8 +97,8 @@ class HeartsGame(Game):
     def _simulate(self, seed, start, n, kinds, params, traces):
         """(frames, traces) of games start .. start+n-1: the one kernel loop, with its trace
         switch on when ``traces`` has rows (_play.simulate_games)."""
-        deals, matches, traces = _play.simulate_games(seed, start, n, self.tables, kinds, params,
-                                                      traces)
+        simulate = self.loop("simulate_games", _play.simulate_games)
+        deals, matches, traces = simulate(seed, start, n, self.tables, kinds, params, traces)
         return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, deals),
                 "matches": _play.MATCH_ROWS.to_frame(self.match_columns, matches)}, traces
 
@@ -208,6 +209,7 @@ class HeartsGame(Game):
 class Hartenjagen(HeartsGame):
     name = "hartenjagen"
     deck = DECK32
+    user_bots = HeartsSupport(DECK32, 4, hbots.choose_card)
     dutch = True
     bots = HARTENJAGEN_BOTS
     option_specs = DUTCH_OPTIONS
@@ -219,6 +221,7 @@ class Hartenjagen(HeartsGame):
 class Hearts(HeartsGame):
     name = "hearts"
     deck = DECK52
+    user_bots = HeartsSupport(DECK52, 4, hbots.choose_card)
     option_specs = AMERICAN_OPTIONS
     deal_columns = DEAL_COLUMNS_52
     published_references = (

@@ -120,8 +120,9 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
         new_state(st, hands, dealer, trump, declarer)
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, bot_kind, bot_params, rng, trace)
-        if tracing:
-            traces[k, :] = trace
+        if tracing:  # card by card: a slice assignment compiles a shape-check message (seconds,
+            for c in range(N_CARDS):  # paid again by every loop rebuilt around a user's bot)
+                traces[k, c] = trace[c]
         nat = klaverjas_score(st[S_POINTS:S_POINTS + 2], st[S_ROEM:S_ROEM + 2], declarer & 1,
                               T[T_RULES + R_NAT_ON_TIE], score)
         out[C_DEAL_INDEX, k] = index

@@ -22,6 +22,7 @@ from simcards.games.protocol import (
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
+from simcards.games.klaverjas.userbot import SUPPORT as KLAVERJAS_USER_BOTS
 from simcards.games.klaverjas.rules import (
     OPTIONS,
     PARTNERSHIPS,
@@ -54,6 +55,7 @@ class KlaverjasGame(Game):
     objectives = {"score": Objective("score", "the deal score of the tuned side's team", _deal_scores)}
     bench = (BenchEntry("random", 1_500_000), BenchEntry("heuristic", 300_000))
     amsterdam = False
+    user_bots = KLAVERJAS_USER_BOTS
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -66,13 +68,15 @@ class KlaverjasGame(Game):
         if self._buffer.size < _play.N_COLUMNS * n:
             self._buffer = np.empty(_play.N_COLUMNS * n, dtype=np.int64)
         out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, _NO_TRACES)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
+                                                       _NO_TRACES)
         return out
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, traces)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
+                                                       traces)
         return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
 
     def state_from_row(self, row, kinds, params) -> "KlaverjasState":

@@ -30,6 +30,7 @@ from simcards.games.klaverjas.game import KlaverjasState
 from simcards.games.klaverjas.rules import PARTNERSHIPS, TOTAL_CARD_POINTS
 from simcards.games.kraken import _kernels as K
 from simcards.games.kraken import _play
+from simcards.games.kraken.userbot import make_support
 from simcards.games.kraken.columns import (
     CONTRA_DEAL_COLUMNS,
     CONTRA_MATCH_COLUMNS,
@@ -50,6 +51,7 @@ from simcards.games.kraken.rules import (
     build_kraken_tables,
     check_options,
 )
+KRAKEN_USER_BOTS = make_support(BID_NAMES)
 EXPECTED_SCOREBORD_DEALS = 24  # only sizes the first output buffer; it grows when needed
 
 
@@ -86,6 +88,7 @@ class KrakenGame(Game):
     tricks_per_deal = KK.N_TRICKS
     card_points_total = TOTAL_CARD_POINTS
     bench = (BenchEntry("random"), BenchEntry("heuristic", 300_000))
+    user_bots = KRAKEN_USER_BOTS
     variant: int
 
     def __init__(self, **options: Any):
@@ -107,7 +110,8 @@ class KrakenGame(Game):
         run[_play.R_SEED] = _play.as_int64(seed)
         run[_play.R_START], run[_play.R_N] = start, n
         run[_play.R_EXPECTED_DEALS], run[_play.R_TRACE] = self._expected_deals(), trace
-        ints, floats, matches, traces = _play.simulate_matches(run, self.tables, kinds, params)
+        simulate = self.loop("simulate_matches", _play.simulate_matches)
+        ints, floats, matches, traces = simulate(run, self.tables, kinds, params)
         frames = {"deals": DEAL_ROWS.to_frame(self.deal_columns, ints, floats),
                   "matches": MATCH_ROWS.to_frame(self.match_columns, matches)}
         return frames, traces.T

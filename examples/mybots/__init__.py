@@ -1,0 +1,1 @@
+"""Example user bots for simcards (README, "Your own bot")."""

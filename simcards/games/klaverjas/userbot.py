@@ -1,0 +1,122 @@
+"""User bots in Klaverjassen (simcards/games/userbots.py): the decisions, the batch loop rebuilt
+around them, and the views.
+
+Decisions: ``play``; ``choose_trump`` (forced selection: forehand names trump); ``declare``
+(free selection: each seat from forehand takes the game in a suit or passes). With random
+selection there is no trump decision.
+
+View fields besides the shared ones: ``trump`` (suit letter), ``declarer``, ``team``
+(0 for seats 0 and 2, 1 for seats 1 and 3), ``points``, ``roem`` and ``tricks_won`` (per team,
+so far: card points with the last-trick bonus, table roem, tricks). The ``choose_trump`` view
+holds the hand and ``dealer``; the ``declare`` view also ``passed`` (the seats before it that
+passed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.cards import DECK32
+from simcards.games.botspec import HEURISTIC
+from simcards.games.klaverjas import _play as P
+from simcards.games.klaverjas import bots as B
+from simcards.games._state import S_DECLARER
+from simcards.games.klaverjas._kernels import S_POINTS, S_ROEM, S_TRICKS, S_TRUMP
+from simcards.games.userbots import (
+    DECISION_IDS,
+    PYTHON_KIND,
+    SUITS,
+    Support,
+    ask_int,
+    card_chain,
+    codes_of,
+    hooked_deal,
+    hooked_play,
+    rebuild,
+    seat_of,
+)
+
+D_TRUMP, D_DECLARE = DECISION_IDS["choose_trump"], DECISION_IDS["declare"]
+PASS = 4  # the declare answer "no game"
+
+
+@njit(cache=True)
+def user_trump(kind, hand, T, params, rng):
+    """`bots.choose_trump` at a user-bot table: a Python bot names trump (or leaves it to the
+    heuristic); a Numba bot's seat names it as the heuristic does."""
+    if kind >= PYTHON_KIND:
+        if kind == PYTHON_KIND:
+            suit = ask_int(D_TRUMP, seat_of(params), hand)
+            if suit >= 0:
+                return suit, B.evaluate_hand(hand, suit, T, params)
+        kind = HEURISTIC
+    return B.choose_trump(kind, hand, T, params, rng)
+
+
+@njit(cache=True)
+def user_declare(kind, hand, T, params):
+    """`bots.wants_to_declare` at a user-bot table (free trump selection)."""
+    if kind >= PYTHON_KIND:
+        if kind == PYTHON_KIND:
+            answer = ask_int(D_DECLARE, seat_of(params), hand)
+            if answer == PASS:
+                suit, est = B.best_trump(hand, T, params)
+                return False, suit, est
+            if answer >= 0:
+                return True, answer, B.evaluate_hand(hand, answer, T, params)
+        kind = HEURISTIC
+    return B.wants_to_declare(kind, hand, T, params)
+
+
+def play_loop(links, has_python: bool):
+    """`_play.play_out` with the table's card choice (and, with Python bots, the play hook)."""
+    play = rebuild(P.play_out, has_python, choose_card=card_chain(B.choose_card, links, has_python))
+    return hooked_play(play) if has_python else play
+
+
+def suit_parse(allow_pass: bool):
+    def parse(answer):
+        if allow_pass and answer is None:
+            return PASS
+        if isinstance(answer, str) and answer.strip().upper() in ("C", "D", "H", "S"):
+            return SUITS.index(answer.strip().upper())
+        return None
+
+    return parse
+
+
+class KlaverjasSupport(Support):
+    decisions = ("play", "choose_trump", "declare")
+
+    def build(self, links, has_python):
+        contract = rebuild(P.choose_contract, has_python, choose_trump=user_trump, wants_to_declare=user_declare)
+        deal = hooked_deal(P.deal_cards) if has_python else P.deal_cards
+        loop = rebuild(P.simulate_into, has_python, play_out=play_loop(links, has_python),
+                       choose_contract=contract, deal_cards=deal)
+        return {"simulate_into": loop}
+
+    def contract_fields(self, source, st, seat: int) -> dict:
+        return {"trump": SUITS[int(st[S_TRUMP])], "declarer": int(st[S_DECLARER]), "team": seat & 1,
+                "points": (int(st[S_POINTS]), int(st[S_POINTS + 1])),
+                "roem": (int(st[S_ROEM]), int(st[S_ROEM + 1])),
+                "tricks_won": (int(st[S_TRICKS]), int(st[S_TRICKS + 1]))}
+
+    def play_extra(self, source, st, seat):
+        return self.contract_fields(source, st, seat)
+
+    def dealer(self, table, seat: int) -> int:
+        return table.deal_index % 4
+
+    def decision_view(self, table, decision, seat, value):
+        hand = codes_of(self.deck, table.context["dealt"][seat])
+        dealer = self.dealer(table, seat)
+        fields = {"hand": hand, "dealer": dealer}
+        if decision == "choose_trump":
+            return fields, tuple(SUITS), suit_parse(False)
+        forehand = (dealer + 1) % 4
+        fields["passed"] = tuple((forehand + k) % 4 for k in range((seat - forehand) % 4))
+        return fields, (*SUITS, None), suit_parse(True)
+
+
+SUPPORT = KlaverjasSupport(DECK32, 4, B.choose_card)
