@@ -55,6 +55,50 @@ def kernel_rates(ruleset: str, bots: str, seconds: float) -> tuple[float | None,
     return kernel, with_frame
 
 
+def user_bot_rates(ruleset: str, seconds: float) -> dict | None:
+    """What user bots cost (simcards/games/userbots.py), where the ruleset takes them:
+    simcards' overhead per decision around a Python bot (the empty bot `FirstLegal` at every
+    seat against the random bots' play, per card decision), and units per second of a Numba
+    user bot copying the heuristic beside the built-in heuristic, compile time excluded (the
+    build is timed apart: it is paid once per worker). Process time, best of three."""
+    game = load(ruleset)
+    support = game.user_bots
+    if support is None:
+        return None
+    empty = [{"kind": "python", "entry": "simcards.games.userbots:FirstLegal"}] * game.n_seats
+    copy = [{"kind": "numba", "entry": support.copy_entry}] * game.n_seats
+    t0 = time.process_time()
+    game.simulate_chunk(1, seed=2, bots=copy)
+    build = {"numba": time.process_time() - t0}
+    t0 = time.process_time()
+    game.simulate_chunk(1, seed=2, bots=empty)
+    build["python"] = time.process_time() - t0
+    game.simulate_chunk(1, seed=2, bots="random")
+
+    def best(bots, n: int) -> tuple[float, int]:
+        times, decisions = [], 0
+        for _ in range(3):
+            t0 = time.process_time()
+            frames = game.simulate_chunk(n, seed=2, bots=bots)
+            times.append(time.process_time() - t0)
+            decisions = frames["deals"].height * game.tricks_per_deal * game.n_seats
+        return min(times), decisions
+
+    n_python = 4 if game.unit == "match" else 100
+    python_time, decisions = best(empty, n_python)
+    random_time, _ = best("random", n_python)
+    overhead = (python_time - random_time) / decisions
+    n_fast = max(1, int(50_000 * seconds / 3)) if game.unit == "deal" else max(1, int(1_500 * seconds / 3))
+    heuristic_time, _ = best("heuristic", n_fast)
+    fast_time, _ = best(copy, n_fast)
+    return {"python_overhead_us_per_decision": round(overhead * 1e6, 2),
+            "python_empty_bot_units_per_s": round(n_python / python_time, 1),
+            "numba_copy_units_per_s": round(n_fast / fast_time),
+            "heuristic_units_per_s": round(n_fast / heuristic_time),
+            "numba_vs_heuristic": round(heuristic_time / fast_time, 3),
+            "build_seconds": {k: round(v, 2) for k, v in build.items()}}
+
+
 def _peak_rss_of_tree(proc: subprocess.Popen) -> tuple[int, float]:
     """Wait for ``proc``; return (its exit code, peak summed RSS of it and its children in MiB)."""
     try:
@@ -108,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="timing per kernel figure (default 3, quick 1)")
     parser.add_argument("--rulesets", nargs="*", default=None, help="only these rulesets")
     parser.add_argument("--no-e2e", action="store_true", help="skip the end-to-end runs")
+    parser.add_argument("--no-user-bots", action="store_true", help="skip the user-bot figures")
     parser.add_argument("--config", type=Path, default=Path("configs/demo.toml"),
                         help="config for the end-to-end runs (default configs/demo.toml)")
     args = parser.parse_args(argv)
@@ -146,6 +191,22 @@ def main(argv: list[str] | None = None) -> int:
                                             "ratio": round(ratio, 1)}
             say(f"  {ruleset:22s} {'OpenSpiel':10s} {'':>12s} {os_rate:>12,.1f}   simcards random / "
                 f"OpenSpiel random = {ratio:,.0f}x (target 50x)")
+
+    if not args.no_user_bots:
+        say("\nUser bots (process time, best of 3; units are deals, or matches where a run counts them)")
+        say(f"  {'ruleset':22s} {'python overhead':>16s} {'numba copy':>12s} {'heuristic':>12s} "
+            f"{'ratio':>6s}  build per worker (numba, python)")
+        for ruleset in chosen:
+            rates = user_bot_rates(ruleset, seconds)
+            if rates is None:
+                say(f"  {ruleset:22s} no user bots yet")
+                continue
+            result.setdefault("user_bots", {})[ruleset] = rates
+            b = rates["build_seconds"]
+            say(f"  {ruleset:22s} {rates['python_overhead_us_per_decision']:>11.1f} us/dec "
+                f"{rates['numba_copy_units_per_s']:>12,} {rates['heuristic_units_per_s']:>12,} "
+                f"{rates['numba_vs_heuristic']:>6.0%}  {b['numba']:.1f} s, {b['python']:.1f} s "
+                f"(targets: <= 20 us, >= 70%)")
 
     if not args.no_e2e and args.config.exists():
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -107,7 +107,16 @@ def _new_manifest(config: RunConfig) -> dict:
         "config": config.to_dict(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "chunks": [],  # finished chunks only, by index
+        **_bot_sources(config),
     }
+
+
+def _bot_sources(config: RunConfig) -> dict:
+    """{"user_bots": {entry: hash of its module's source}} when the run has user bots."""
+    from simcards.games.userbots import source_hashes
+
+    hashes = source_hashes(config.bots)
+    return {"user_bots": hashes} if hashes else {}
 
 
 def _check_same_run(manifest: dict, config: RunConfig, run_dir: Path) -> None:
@@ -116,6 +125,13 @@ def _check_same_run(manifest: dict, config: RunConfig, run_dir: Path) -> None:
     differences = [key for key, value in config.identity().items() if old.identity().get(key) != value]
     if manifest.get("rules_version") != _config_game(config).rules_version:
         differences.append("rules_version")
+    changed = [entry for entry, digest in _bot_sources(config).get("user_bots", {}).items()
+               if manifest.get("user_bots", {}).get(entry) != digest]
+    if changed:
+        raise RunError(f"{run_dir} was made with another version of the bot "
+                       f"{', '.join(repr(e) for e in changed)} (its source has changed since); one "
+                       f"run never mixes two versions of a bot: rerun with --force to start over, "
+                       f"or choose another name")
     if differences:
         raise RunError(f"{run_dir} holds a run made with a different config "
                        f"(differs in: {', '.join(differences)}); rerun with --force to replace it, "

@@ -112,3 +112,21 @@ class TrickState:
         self.history.append((self.to_move, self.game.deck.code(card)))
         self.kernels.apply_card(self._st, card, self.game.tables)
         return self
+
+    def _user_bots(self):
+        support = self.game.user_bots
+        if support is None:
+            from simcards.games.userbots import unsupported
+
+            raise unsupported(self.game.name)
+        return support
+
+    def view(self, seat: int):
+        """What ``seat`` may know now: the read-only view a Python bot's ``play`` receives
+        (simcards/games/userbots.py); ``legal`` is empty unless the seat is to move."""
+        return self._user_bots().state_view(self, check_seat("seat", seat, self.game.n_seats))
+
+    def suggest(self, bot: str = "heuristic", params: dict | None = None) -> str:
+        """The card the built-in ``bot`` (with ``params`` over its defaults) would play now for
+        the seat to move; the state is not changed."""
+        return self._user_bots().suggest(self, bot, params)

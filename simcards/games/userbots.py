@@ -310,6 +310,11 @@ def note(event_id, values):
 
 
 DECISIONS = ("choose_trump", "declare", "bid", "pass_cards")
+EXPECTS = {"play": "one of the legal card codes (a str)",
+           "choose_trump": "a suit letter 'C', 'D', 'H' or 'S'",
+           "declare": "a suit letter 'C', 'D', 'H' or 'S', or None to pass",
+           "bid": "True or False",
+           "pass_cards": "a list of distinct card codes from the hand, as many as are passed"}
 DECISION_IDS = {name: i for i, name in enumerate(DECISIONS)}
 EVENTS = ("bidding", "settled")
 EVENT_IDS = {name: i for i, name in enumerate(EVENTS)}
@@ -484,7 +489,7 @@ class Table:
             raise self.error(seat, decision, f"raised {type(exc).__name__}: {exc}", legal) from exc
         value = parse(answer)
         if value is None:
-            raise self.error(seat, decision, f"answered {answer!r}", legal)
+            raise self.error(seat, decision, f"answered {answer!r}, not {EXPECTS[decision]}", legal)
         return value
 
     def error(self, seat: int, decision: str, what: str, legal) -> BotError:
@@ -575,6 +580,7 @@ class Support:
     """
 
     decisions: tuple[str, ...] = ("play",)
+    copy_entry: str = ""  # a Numba user bot that copies the heuristic (bench)
 
     def __init__(self, deck, n_seats: int, builtin_card):
         self.deck, self.n_seats, self.builtin_card = deck, n_seats, builtin_card
@@ -745,3 +751,11 @@ def user_entries(spec) -> list[str]:
 
 def source_hashes(spec) -> dict[str, str]:
     return {entry: source_hash(entry) for entry in user_entries(spec)}
+
+
+class FirstLegal:
+    """The empty Python bot: it plays the first legal card and leaves every other decision to
+    the heuristic (scripts/bench.py times simcards' overhead per decision with it)."""
+
+    def play(self, view):
+        return view.legal[0]

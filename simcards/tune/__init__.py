@@ -69,8 +69,8 @@ class TuneConfig:
 
     def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
         """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
-        tuned = {"kind": self.baseline["kind"], "params": {**self.baseline.get("params", {}), **params}}
-        base = {"kind": self.baseline["kind"], "params": dict(self.baseline.get("params", {}))}
+        tuned = {**self.baseline, "params": {**self.baseline.get("params", {}), **params}}
+        base = {**self.baseline, "params": dict(self.baseline.get("params", {}))}
         return [tuned if seat in tuned_seats else base for seat in range(n_seats)]
 
 
@@ -125,13 +125,15 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline", game=game))
     ranges = []
     tune = data.get("tune")
+    tunable = _tunable(game, baseline) if game is not None and isinstance(baseline, dict) else {}
     if not isinstance(tune, dict) or not tune:
         problems.append(("tune", tune, "a table of parameter = [low, high] (or [low, high, resolution])"))
     elif game is not None:
         for pname, spec in tune.items():
             key = f"tune.{pname}"
-            if pname not in game.bots.param_names:
-                problems.append((key, spec, "a bot parameter: " + ", ".join(game.bots.param_names)))
+            if pname not in tunable:
+                problems.append((key, spec, "a numeric parameter of the baseline bot: "
+                                 + (", ".join(tunable) or "it has none")))
             elif (not isinstance(spec, list) or len(spec) not in (2, 3)
                   or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
                   or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
@@ -148,6 +150,19 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                       grid=data.get("grid", 9), verify=verify,
                       verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
                       chunk_size=data.get("chunk_size", 500), output=output)
+
+
+def _tunable(game, baseline: dict) -> dict[str, float]:
+    """The baseline bot's numeric parameters and their defaults (a user bot's own, or the
+    game's bot parameters)."""
+    from simcards.games.userbots import is_user_spec, user_param_defaults
+
+    if is_user_spec(baseline) and game.user_bots is not None:
+        try:
+            return user_param_defaults(baseline, game.bots)
+        except UserError:
+            return {}  # the baseline's own problem is reported
+    return dict(zip(game.bots.param_names, game.bots.defaults()))
 
 
 def seating_gain(values: np.ndarray, tuned_seats: tuple[int, ...]) -> np.ndarray:
@@ -259,7 +274,7 @@ def thresholds_toml(result: TuneResult) -> str:
         f"{'significant' if v['significant'] else 'not significant'}.".replace("deales", "deals"),
         "# Use in a run config: include = [\"<path to this file>\"]",
         "",
-        f"bots = {_toml_value({'kind': c.baseline['kind'], 'params': params})}",
+        f"bots = {_toml_value({**c.baseline, 'params': params})}",
         "",
     ]
     if c.rules:
@@ -269,7 +284,7 @@ def thresholds_toml(result: TuneResult) -> str:
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     game = load(config.ruleset, **config.rules)
-    defaults = dict(zip(game.bots.param_names, game.bots.defaults()))
+    defaults = _tunable(game, config.baseline)
     base_params = {**defaults, **config.baseline.get("params", {})}
     start = {r.name: float(min(max(base_params[r.name], r.low), r.high)) for r in config.ranges}
     evaluate = DuplicateEvaluator(config, config.seed, config.units, log)

@@ -82,7 +82,15 @@ def hooked_prepare(inner):
     return prepare_deal
 
 
+@njit(cache=True)
+def copy_heuristic(kind, legal, st, T, params, rng):
+    """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
+    with it: ``kind = "numba" entry = "simcards.games.hearts.userbot:copy_heuristic"``)."""
+    return HB.choose_card(HEURISTIC, legal, st, T, params, rng)
+
+
 class HeartsSupport(Support):
+    copy_entry = "simcards.games.hearts.userbot:copy_heuristic"
     decisions = ("play", "pass_cards")
 
     def build(self, links, has_python):

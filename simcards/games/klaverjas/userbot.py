@@ -86,7 +86,15 @@ def suit_parse(allow_pass: bool):
     return parse
 
 
+@njit(cache=True)
+def copy_heuristic(kind, legal, st, T, params, rng):
+    """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
+    with it: ``kind = "numba" entry = "simcards.games.klaverjas.userbot:copy_heuristic"``)."""
+    return B.choose_card(HEURISTIC, legal, st, T, params, rng)
+
+
 class KlaverjasSupport(Support):
+    copy_entry = "simcards.games.klaverjas.userbot:copy_heuristic"
     decisions = ("play", "choose_trump", "declare")
 
     def build(self, links, has_python):
