@@ -83,7 +83,6 @@ import sys
 import types
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable
 
 import numba
@@ -131,7 +130,6 @@ def _import_entry(entry: str):
     return getattr(module, name), module
 
 
-@lru_cache(maxsize=64)
 def source_hash(entry: str) -> str:
     """SHA-256 (first 16 hex digits) of the source file of ``entry``'s module."""
     _, module = _import_entry(entry)

@@ -1,0 +1,394 @@
+"""User bots (issue 15, simcards/games/userbots.py): the examples through `simcards run`,
+`tournament` and `tune`, reproducible and identical with 1 and 2 workers; the views against the
+full state in every ruleset that takes user bots; the errors; the source hash on resume; the
+Numba fast path; suggestions. Python bots are slow: every run here is a few deals."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import simcards
+from simcards.cli import main
+from simcards.config import ConfigError, load_config
+from simcards.errors import UserError
+from simcards.games import rulesets
+from simcards.games.userbots import BotError
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+HERE = Path(__file__).resolve().parent / "userbots"
+SUPPORTED = [r for r in rulesets() if simcards.load(r).user_bots is not None]
+
+sys.path[:0] = [str(EXAMPLES), str(HERE)]
+import testbots  # noqa: E402
+
+
+def drive(tmp: Path, commands: list[list[str]]) -> list[int]:
+    """Run ``commands`` in one fresh process (drive.py) with the examples importable."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLES), str(HERE), str(ROOT)])}
+    out = subprocess.run([sys.executable, str(HERE / "drive.py"), json.dumps(commands)], cwd=tmp,
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert "EXIT CODES" in out.stdout, out.stderr[-3000:]
+    return json.loads(out.stdout.split("EXIT CODES", 1)[1])
+
+
+def frames(run: Path) -> dict[str, pl.DataFrame]:
+    out = {}
+    for kind in ("deals", "matches"):
+        if (run / kind).is_dir():
+            out[kind] = pl.read_parquet(run / kind / "*.parquet").sort(pl.all().first().name.keep()
+                                                                         if False else "deal_index"
+                                                                         if kind == "deals" else
+                                                                         "match_index")
+    return out
+
+
+RUN = """name = "{name}"
+ruleset = "{ruleset}"
+{units} = {count}
+chunk_size = {chunk}
+seed = 11
+bots = [{bot}, "heuristic", {bot}, "heuristic"]
+"""
+TOURNAMENT = """name = "{name}"
+ruleset = "{ruleset}"
+games = {games}
+seed = 3
+{extra}
+[entrants.mine]
+{table}
+[entrants.heuristic]
+kind = "heuristic"
+[entrants.mine-partner]
+{table}
+[entrants.heuristic-partner]
+kind = "heuristic"
+"""
+TUNE = """name = "{name}"
+ruleset = "{ruleset}"
+{units} = {count}
+seed = 4
+grid = 3
+verify = {count}
+chunk_size = {chunk}
+[baseline]
+{table}
+[tune]
+{param} = {range}
+"""
+
+EXAMPLE_CASES = {
+    "python-kraken": dict(ruleset="kraken-contra", units="matches", count=4, chunk=2, games=2,
+                          extra="", entry="mybots.kraak:MyBot", kind="python",
+                          params="{ kraak_at = 6 }", param="kraak_at", range="[4, 10, 1]"),
+    "numba-klaverjas": dict(ruleset="klaverjas-rotterdam", units="deals", count=600, chunk=300,
+                            games=25, extra="deals_per_game = 4", entry="mybots.fast:choose_card",
+                            kind="numba", params="{ grab_points = 15 }", param="grab_points",
+                            range="[0, 60, 5]"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXAMPLE_CASES))
+def test_example_through_run_tournament_and_tune(tmp_path, case):
+    """Each example in `simcards run`, `tournament` (against the heuristic, partners together,
+    seats rotated over the same deals) and `tune` (its own parameter): with 1 and with 2
+    workers, the same data, ratings and tuned values; a second tournament the same."""
+    c = EXAMPLE_CASES[case]
+    table = f'kind = "{c["kind"]}"\nentry = "{c["entry"]}"\nparams = {c["params"]}'
+    bot = f'{{ kind = "{c["kind"]}", entry = "{c["entry"]}", params = {c["params"]} }}'
+    (tmp_path / "run.toml").write_text(RUN.format(name="r", bot=bot, **c))
+    (tmp_path / "tour.toml").write_text(TOURNAMENT.format(name="tour", table=table, **c))
+    (tmp_path / "tune.toml").write_text(TUNE.format(name="tune", table=table, **c))
+    codes = drive(tmp_path, [
+        ["run", "run.toml", "--workers", "1", "--out", "w1", "--quiet"],
+        ["run", "run.toml", "--workers", "2", "--out", "w2", "--quiet"],
+        ["tournament", "tour.toml", "--out", "t1"],
+        ["tournament", "tour.toml", "--out", "t2"],
+        ["tune", "tune.toml", "--workers", "1", "--out", "u1", "--quiet"],
+        ["tune", "tune.toml", "--workers", "2", "--out", "u2", "--quiet"],
+    ])
+    assert codes == [0] * 6
+    one, two = frames(tmp_path / "w1" / "r"), frames(tmp_path / "w2" / "r")
+    for kind in one:
+        assert one[kind].equals(two[kind]), kind
+    manifest = json.loads((tmp_path / "w1" / "r" / "manifest.json").read_text())
+    assert set(manifest["user_bots"]) == {c["entry"]}
+    # the user bot is not the heuristic: its seats play differently
+    heuristic = simcards.load(c["ruleset"]).simulate(
+        one["deals"]["deal_index"].max() + 1 if c["units"] == "deals" else c["count"], seed=11)
+    assert not one["deals"].equals(heuristic)
+    r1 = pl.read_csv(next((tmp_path / "t1" / "tour").rglob("ratings.csv")))
+    r2 = pl.read_csv(next((tmp_path / "t2" / "tour").rglob("ratings.csv")))
+    assert r1.equals(r2) and set(r1["entrant"]) == {"mine", "heuristic", "mine-partner",
+                                                     "heuristic-partner"}
+    t1 = tomllib.loads((tmp_path / "u1" / "tune" / "thresholds.toml").read_text())
+    t2 = tomllib.loads((tmp_path / "u2" / "tune" / "thresholds.toml").read_text())
+    assert t1 == t2
+    assert t1["bots"]["entry"] == c["entry"] and c["param"] in t1["bots"]["params"]
+    v1 = (tmp_path / "u1" / "tune" / "thresholds.toml").read_text().splitlines()[2]
+    v2 = (tmp_path / "u2" / "tune" / "thresholds.toml").read_text().splitlines()[2]
+    assert v1 == v2  # the verification figures
+
+
+# ---------------------------------------------------------------- views against the state
+
+
+def _codes_in(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, (tuple, list)):
+        return set().union(*(_codes_in(v) for v in value)) if value else set()
+    return set()
+
+
+def check_view(game, state, seat: int, view) -> None:
+    """Rebuild the seat's information from the view alone and check it against the state."""
+    deck = game.deck
+    f = view.fields()
+    assert f["seat"] == seat and f["n_seats"] == game.n_seats
+    assert sorted(f["hand"]) == sorted(state.hand(seat))
+    assert list(f["played"]) == list(state.history)
+    trick = state.trick
+    assert [c for _, c in f["trick"]] == trick
+    assert [c for _, (t_cards) in [(0, f["trick"])] for _, c in t_cards] == trick
+    n = len(trick)
+    flat = [card for t in f["tricks"] for card in t[1]]
+    assert flat + list(f["trick"]) == list(state.history)
+    for leader, cards, winner in f["tricks"]:
+        assert cards[0][0] == leader and len(cards) == game.n_seats
+    assert f["trick_no"] == len(f["tricks"]) and f["leader"] == (f["trick"][0][0] if n else
+                                                                 state.to_move)
+    if f["tricks"]:
+        assert f["tricks"][-1][2] == state.last_winner
+    # what the seat held when play began: its hand now and what it played
+    held = set(f["hand"]) | {c for s, c in f["played"] if s == seat}
+    start = {s: set(state.hand(s)) | {c for p, c in state.history if p == s}
+             for s in range(game.n_seats)}
+    assert held == start[seat]
+    # every card code in the view is the seat's own or a played one: no hidden card shows
+    visible = held | {c for _, c in f["played"]} | set(f.get("passed", ())) | set(f.get("received", ()))
+    assert _codes_in([v for k, v in f.items() if k not in ("voids",)]) - set("CDHS") <= visible | {
+        "play", "none", "kraak", "rekraak", "superkraak", "overkraak", "outbound", "return",
+        "left", "right", "across", "trump"}
+    assert set(deck.codes) & _codes_in(list(f.values())) <= visible
+    # voids: the seat never played the suit when it was led afterwards... at least: shown
+    # voids agree with the state
+    for s in range(game.n_seats):
+        bits = int(state._st[20 + s])
+        shown = {("CDHS" + "T")[b] if b < 4 else "trump" for b in range(5) if bits >> b & 1}
+        assert set(f["voids"][s]) == {x for x in shown}
+    if hasattr(state, "trump"):  # the contract
+        assert f["trump"] == "CDHS"[state.trump] and f["declarer"] == state.declarer
+        assert f["team"] == seat % 2
+        assert list(f["points"]) == state.team_slots(state.kernels.S_POINTS)
+    if hasattr(state, "bid"):
+        assert f["bid"] == game.bid_names[state.bid]
+        assert [b for b, _ in f["bids"]] == list(game.bid_names[1:state.bid + 1])
+    if hasattr(state, "scores_before"):
+        assert list(f["scores"]) == state.scores_before and f["phase"] == state.phase
+        assert list(f["points"]) == state.points
+        assert set(f["passed"]) == set(deck.hand_codes(state.dealt[seat] & ~state.held[seat]))
+    if seat == state.to_move:
+        assert list(f["legal"]) == sorted(state.legal_moves(), key=deck.card_id)
+    else:
+        assert f["legal"] == ()
+
+
+@pytest.mark.parametrize("ruleset", SUPPORTED)
+def test_view_holds_what_the_seat_knows_across_random_play(ruleset):
+    """`state.view(seat)` for every seat after every card of random deals, against the full
+    state; and the view is read-only."""
+    game = simcards.load(ruleset)
+    rng = np.random.default_rng(7)
+    for index in range(3):
+        state = game.deal(seed=5, index=index * (1 if game.unit == "deal" else 1024), bots="random")
+        while True:
+            for seat in range(game.n_seats):
+                check_view(game, state, seat, state.view(seat))
+            if state.is_over:
+                break
+            moves = state.legal_moves()
+            state.play(moves[int(rng.integers(len(moves)))])
+    view = state.view(0)
+    with pytest.raises(AttributeError):
+        view.hand = ()
+    with pytest.raises(AttributeError, match="has no field"):
+        view.partner_hand
+
+
+@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "kraken-scorebord", "hearts"])
+def test_views_in_a_run_match_the_replayed_deal(ruleset):
+    """The views a Python bot receives inside the compiled loop: each card-play view equals the
+    interactive view after replaying the deal's cards so far; the decision views hold the
+    seat's own hand; the answers (from the seeded view.rng) make the run reproducible."""
+    game = simcards.load(ruleset)
+    bots = [{"kind": "python", "entry": "testbots:Recorder"}, "heuristic", "random", "heuristic"]
+    testbots.RECORDED.clear()
+    first = game.simulate_chunk(1, seed=9, bots=bots)
+    recorded = list(testbots.RECORDED)
+    assert game.simulate_chunk(1, seed=9, bots=bots)["deals"].equals(first["deals"])
+    plays = [r for r in recorded if r["decision"] == "play"]
+    assert plays and len(recorded) > len(plays) or ruleset.startswith("klaverjas")
+    deals = first["deals"]
+    by_deal = {}
+    for r in plays:
+        by_deal.setdefault(r["deal"][1], []).append(r)
+    for index, views in list(by_deal.items())[:3]:
+        row = deals.filter(pl.col("deal_index") == index).row(0, named=True)
+        with game.seated(bots) as (kinds, params):
+            row_again, trace = game.run_deal(9, index, kinds, params)
+            state = game.state_from_row(row_again, kinds, params)
+        for view in views:
+            while len(state.history) < len(view["played"]):
+                state.play(game.deck.code(int(trace[len(state.history)])))
+            again = state.view(0).fields()
+            for key in ("legal", "deal"):
+                view.pop(key), again.pop(key)
+            if "match_scores" in again:  # an interactive deal stands alone
+                for key in ("match_scores", "deal_no", "crosses"):
+                    view.pop(key, None), again.pop(key, None)
+            if "deal_no" in again:
+                view.pop("deal_no"), again.pop("deal_no")
+            assert view == again
+    for r in recorded:
+        if r["decision"] != "play":
+            dealt = deals.filter(pl.col("deal_index") == r["deal"][1]).row(0, named=True)
+            assert sorted(r["hand"]) == sorted(game.deck.hand_codes(dealt["hand_0"]))
+
+
+# ---------------------------------------------------------------- errors, hashes, refusals
+
+
+@pytest.mark.parametrize("bot,needles", [
+    ("Illegal", ["'XX'", "deal (seed 0, index 2048)", "legal: "]),
+    ("Raises", ["RuntimeError: a bug in my bot", "deal (seed 0, index 0)"]),
+    ("WrongType", ["answered 7, not one of the legal card codes", "decision play"]),
+])
+def test_a_bad_answer_is_one_error_and_the_finished_parts_stay(tmp_path, capsys, bot, needles):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f'name = "bad"\nruleset = "kraken-contra"\nmatches = 3\nchunk_size = 1\n'
+                   f'bots = [{{kind = "python", entry = "testbots:{bot}"}}, "heuristic", '
+                   f'"heuristic", "heuristic"]\n')
+    code = main(["run", str(cfg), "--workers", "1", "--out", str(tmp_path), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("simcards: error: bot 'testbots:" + bot + "' at seat 0")
+    for needle in needles:
+        assert needle in err
+    manifest = json.loads((tmp_path / "bad" / "manifest.json").read_text())
+    done = sorted(e["index"] for e in manifest["chunks"])
+    assert done == ([0, 1] if bot == "Illegal" else [])
+    assert sorted(p.name for p in (tmp_path / "bad" / "deals").glob("*.parquet")) == [
+        f"part-{i:05d}.parquet" for i in done]
+
+
+def test_a_fresh_bot_plays_each_deal():
+    game = simcards.load("klaverjas-rotterdam")
+    game.simulate(20, seed=1, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 4)
+
+
+def test_changed_bot_source_is_not_resumed_without_force(tmp_path, capsys):
+    shutil.copy(HERE / "testbots.py", tmp_path / "changing_bot.py")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        cfg = tmp_path / "c.toml"
+        cfg.write_text('name = "c"\nruleset = "klaverjas-rotterdam"\ndeals = 40\nchunk_size = 20\n'
+                       'bots = [{kind = "python", entry = "changing_bot:Memory"}, "heuristic", '
+                       '"random", "heuristic"]\n')
+        args = ["run", str(cfg), "--workers", "1", "--out", str(tmp_path), "--quiet"]
+        assert main(args) == 0
+        assert main(args + ["--deals", "60"]) == 0  # the same source: extended
+        with open(tmp_path / "changing_bot.py", "a") as fh:
+            fh.write("\n# a change\n")
+        capsys.readouterr()
+        assert main(args + ["--deals", "80"]) == 2
+        assert "another version of the bot 'changing_bot:Memory'" in capsys.readouterr().err
+        assert main(args + ["--deals", "80", "--force"]) == 0
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_config_problems_name_the_key(tmp_path):
+    cfg = tmp_path / "x.toml"
+    cfg.write_text('name = "x"\nruleset = "kraken-contra"\nmatches = 2\n'
+                   'bots = [{kind = "python", entry = "mybots.kraak:MyBot", params = {kraak = 3}},'
+                   ' {kind = "python", entry = "nowhere.mod:Bot"}, {kind = "numba", '
+                   'entry = "mybots.kraak:MyBot"}, {kind = "python", entry = "no-colon"}]\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    text = str(err.value)
+    assert "bots[0].params.kraak = 3: use a parameter of mybots.kraak:MyBot: kraak_at" in text
+    assert "bots[1].entry = 'nowhere.mod:Bot'" in text and "cannot import 'nowhere.mod'" in text
+    assert "bots[2].entry" in text and "an @njit function" in text
+    assert "bots[3].entry = 'no-colon'" in text
+
+
+def test_a_ruleset_without_user_bots_says_so(tmp_path):
+    sys.path.insert(0, str(Path(__file__).parent))
+    from toy_game import ToyGame
+
+    from simcards.games import register, unregister
+
+    register(ToyGame)
+    try:
+        game = simcards.load(ToyGame.name)
+        with pytest.raises(UserError, match=f"ruleset '{ToyGame.name}' does not support user bots yet; "
+                                            "it supports 'random', 'heuristic'"):
+            game.simulate(3, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 3)
+        cfg = tmp_path / "t.toml"
+        cfg.write_text(f'name = "t"\nruleset = "{ToyGame.name}"\ndeals = 3\n'
+                       'bots = {kind = "python", entry = "testbots:Memory"}\n')
+        with pytest.raises(ConfigError, match="does not support user bots yet"):
+            load_config(cfg)
+        state = game.deal(seed=1, index=0)
+        with pytest.raises(UserError, match="does not support user bots yet"):
+            state.view(0)
+    finally:
+        unregister(ToyGame.name)
+
+
+# ---------------------------------------------------------------- Numba path, suggestions
+
+
+@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "hearts"])
+def test_a_numba_bot_copying_the_heuristic_gives_the_heuristics_data(ruleset):
+    game = simcards.load(ruleset)
+    copy = {"kind": "numba", "entry": game.user_bots.copy_entry}
+    mixed = [copy, "heuristic", "random", copy]
+    plain = ["heuristic", "heuristic", "random", "heuristic"]
+    units = 200 if game.unit == "deal" else 3
+    a, b = game.simulate_chunk(units, seed=2, bots=mixed), game.simulate_chunk(units, seed=2, bots=plain)
+    for kind in a:
+        assert a[kind].equals(b[kind])
+
+
+@pytest.mark.parametrize("ruleset", SUPPORTED)
+def test_suggest_is_the_bots_card(ruleset):
+    """Replaying a simulated deal with the heuristic's suggestions reproduces it card by card;
+    suggest leaves the state alone."""
+    game = simcards.load(ruleset)
+    story = game.replay(4, 1 if game.unit == "deal" else 1024 + 1, bots="heuristic")
+    if game.unit == "deal":
+        state = game.deal(seed=4, index=1)
+    else:
+        with game.seated("heuristic") as (kinds, params):
+            row, _ = game.run_deal(4, 1025, kinds, params)
+            state = game.state_from_row(row, kinds, params)
+    for trick in story["tricks"]:
+        for seat, card in trick["cards"]:
+            before = list(state.history)
+            assert state.suggest() == card
+            assert state.history == before
+            assert state.suggest("random") in state.legal_moves()
+            state.play(card)
+    with pytest.raises(UserError, match="over"):
+        state.suggest()
