@@ -215,13 +215,23 @@ def unsupported(game_name: str) -> UserError:
 # ------------------------------------------------------------------ rebuilding compiled loops
 
 
-def rebuild(dispatcher, nrt: bool = False, **replace):
+@dataclass(frozen=True)
+class Build:
+    """How a table's loops are rebuilt. ``python``: Python bots sit at the table, so the loops
+    carry the callbacks' hooks and Numba's reference counting (the callbacks hand the loop's
+    arrays to Python; it would cost the fast path a factor of four, so a table of Numba bots
+    keeps the original setting). ``tag``: the name the rebuilt functions are cached under, set
+    only when the build holds no user code (a table of Python bots: its loops are the same for
+    every Python bot, so they compile once per machine); a Numba bot's build is not cached."""
+
+    python: bool
+    tag: str | None = None
+
+
+def rebuild(dispatcher, build: Build, **replace):
     """The njit function of ``dispatcher``'s source with some of its global names bound to other
-    functions (``replace``): the same code, compiled anew (uncached: it calls functions made at
-    run time). This is how a game's batch loop is built around a user's bot without a copy of
-    the loop. ``nrt``: compile with Numba's reference counting, which the Python bots' callbacks
-    need to hand the loop's arrays to Python (it costs the fast path a factor of four, so Numba
-    bots' loops keep the original setting)."""
+    functions (``replace``): the same code, compiled anew. This is how a game's batch loop is
+    built around a user's bot without a copy of the loop."""
     func = dispatcher.py_func
     namespace = dict(func.__globals__)
     missing = [name for name in replace if name not in func.__code__.co_names]
@@ -232,18 +242,31 @@ def rebuild(dispatcher, nrt: bool = False, **replace):
                                func.__closure__)
     clone.__doc__ = func.__doc__
     options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("cache", "nopython")}
-    if nrt:
+    if build.python:
         options["_nrt"] = True
+    if build.tag is not None and func.__closure__ is None:
+        # its own cache entry: Numba names a cache file after the function's qualified name
+        clone.__qualname__ = f"{func.__qualname__}__{build.tag}"
+        options["cache"] = True
     return njit(**options)(clone)
 
 
-def card_chain(builtin, links: tuple[tuple[int, Any], ...], nrt: bool = False):
-    """A card function of the built-in signature that asks ``links`` [(kind id, function)] for
-    their kinds and ``builtin`` for every other kind."""
-    chosen = builtin
+def card_chain(builtin, links: tuple[tuple[int, Any], ...], build: Build):
+    """A card function of the built-in signature that asks the Numba bots ``links``
+    [(kind id, function)] for their kinds, the Python bots (with ``build.python``) for theirs
+    and ``builtin`` for every other kind."""
+    chosen = rebuild(_python_or_builtin, build, builtin_card=builtin) if build.python else builtin
     for kind_id, user in links:
-        chosen = _link(kind_id, user, chosen, nrt)
+        chosen = _link(kind_id, user, chosen, build.python)
     return chosen
+
+
+@njit(forceinline=True)
+def _python_or_builtin(kind, legal, st, T, params, rng):
+    """(A template for `rebuild`: ``builtin_card`` is bound there.)"""
+    if kind == PYTHON_KIND:
+        return ask_card(st, legal, st[S.S_TO_MOVE])
+    return builtin_card(kind, legal, st, T, params, rng)  # noqa: F821
 
 
 def _link(kind_id: int, user, rest, nrt: bool):
@@ -272,7 +295,7 @@ def ask(decision: str, seat: int, payload):
     return active().decide(decision, int(seat), payload)
 
 
-@njit
+@njit(cache=True)
 def ask_card(st, legal, seat):
     with numba.objmode(card="int64"):
         card = ask("play", seat, (st, legal))
@@ -520,16 +543,10 @@ def build_loops(game, has_python: bool, numba_links: tuple) -> dict:
     """The game's loops for a table (built once per process and table make-up)."""
     key = (type(game.user_bots), has_python, numba_links)
     if key not in _BUILDS:
-        links = tuple(numba_links)
-        if has_python:
-            links = ((PYTHON_KIND, python_card),) + links
-        _BUILDS[key] = game.user_bots.build(links, has_python)
+        support = game.user_bots
+        tag = f"python_{support.family}" if has_python and not numba_links else None
+        _BUILDS[key] = support.build(tuple(numba_links), Build(has_python, tag))
     return _BUILDS[key]
-
-
-@njit(forceinline=True)
-def python_card(kind, legal, st, T, params, rng):
-    return ask_card(st, legal, st[S.S_TO_MOVE])
 
 
 @njit(cache=True, forceinline=True)
@@ -538,29 +555,29 @@ def seat_of(params_row):
     return np.int64(params_row[params_row.shape[0] - 1])
 
 
-def hooked_deal(inner):
+@njit
+def _hooked_deal(seed, index, hands, deck, rng):
+    out = inner_deal(seed, index, hands, deck, rng)  # noqa: F821 (bound by rebuild)
+    note_deal(seed, index, hands)
+    return out
+
+
+def hooked_deal(inner, build: Build):
     """A game's ``deal_cards(seed, index, hands, deck, rng)`` that tells the table which deal
     begins (its (seed, index) and the dealt hands)."""
-
-    @njit
-    def deal_cards(seed, index, hands, deck, rng):
-        out = inner(seed, index, hands, deck, rng)
-        note_deal(seed, index, hands)
-        return out
-
-    return deal_cards
+    return rebuild(_hooked_deal, build, inner_deal=inner)
 
 
-def hooked_play(inner):
+@njit
+def _hooked_play(st, T, bot_kind, bot_params, rng, trace):
+    note_play(st, trace)
+    inner_play(st, T, bot_kind, bot_params, rng, trace)  # noqa: F821 (bound by rebuild)
+
+
+def hooked_play(inner, build: Build):
     """A game's ``play_out(st, T, kinds, params, rng, trace)`` that hands the table live views
     of the state and the trace first (the views' played cards, in order)."""
-
-    @njit
-    def play_out(st, T, bot_kind, bot_params, rng, trace):
-        note_play(st, trace)
-        inner(st, T, bot_kind, bot_params, rng, trace)
-
-    return play_out
+    return rebuild(_hooked_play, build, inner_play=inner)
 
 
 class Support:
@@ -569,7 +586,7 @@ class Support:
     kraken/userbot.py, hearts/userbot.py) and sets ``Game.user_bots`` to an instance.
 
     - ``decisions``: the bot methods of the ruleset ("play" first);
-    - ``build(links, has_python)``: {loop name: rebuilt loop}; the game calls
+    - ``build(links, build)``: {loop name: rebuilt loop} (`rebuild` with the `Build`); the game calls
       ``self.loop(name, builtin)`` where it runs its batch loop;
     - ``play_extra(table_or_state, st, seat)``: the game's own card-play fields;
     - ``decision_view(table, decision, seat, value)``: (fields, legal choices, parse) of a
@@ -579,12 +596,13 @@ class Support:
 
     decisions: tuple[str, ...] = ("play",)
     copy_entry: str = ""  # a Numba user bot that copies the heuristic (bench)
+    family: str = ""  # names the cached loops of its Python-bot tables
 
     def __init__(self, deck, n_seats: int, builtin_card):
         self.deck, self.n_seats, self.builtin_card = deck, n_seats, builtin_card
         self.ids = {code: i for i, code in enumerate(deck.codes)}
 
-    def build(self, links, has_python: bool) -> dict:
+    def build(self, links, build: Build) -> dict:
         raise NotImplementedError
 
     def on_deal(self, table) -> None:

@@ -68,18 +68,14 @@ def _note_scores(scores, phase):
         _scores(scores, phase)
 
 
-def hooked_prepare(inner):
+@njit
+def _hooked_prepare(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, dealt, passes,
+                    held, deck, st, rng):
     """`_play.prepare_deal` that first tells the table the game scores and phase (the passing
     view's; the state is set up only after passing)."""
-
-    @njit
-    def prepare_deal(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, dealt, passes,
-                     held, deck, st, rng):
-        _note_scores(scores, phase)
-        return inner(seed, match, deal_no, scores, phase, T, bot_kind, bot_params, dealt, passes,
-                     held, deck, st, rng)
-
-    return prepare_deal
+    _note_scores(scores, phase)
+    return inner_prepare(seed, match, deal_no, scores, phase, T, bot_kind,  # noqa: F821
+                         bot_params, dealt, passes, held, deck, st, rng)
 
 
 @njit(cache=True)
@@ -92,18 +88,20 @@ def copy_heuristic(kind, legal, st, T, params, rng):
 class HeartsSupport(Support):
     copy_entry = "simcards.games.hearts.userbot:copy_heuristic"
     decisions = ("play", "pass_cards")
+    family = "hearts"
 
-    def build(self, links, has_python):
-        play = rebuild(P.play_out, has_python, choose_card=card_chain(HB.choose_card, links, has_python))
-        marks = rebuild(P.mark_moon_attempts, has_python, wants_moon=user_wants_moon)
+    def build(self, links, build):
+        play = rebuild(P.play_out, build, choose_card=card_chain(HB.choose_card, links, build))
+        marks = rebuild(P.mark_moon_attempts, build, wants_moon=user_wants_moon)
         replace = {"choose_passes": user_passes, "mark_moon_attempts": marks}
-        if has_python:
-            play = hooked_play(play)
-            replace["deal_cards"] = hooked_deal(P.deal_cards)
-        prepare = rebuild(P.prepare_deal, has_python, **replace)
-        if has_python:
-            prepare = hooked_prepare(prepare)
-        return {"simulate_games": rebuild(P.simulate_games, has_python, prepare_deal=prepare, play_out=play)}
+        if build.python:
+            play = hooked_play(play, build)
+            replace["deal_cards"] = hooked_deal(P.deal_cards, build)
+        prepare = rebuild(P.prepare_deal, build, **replace)
+        if build.python:
+            prepare = rebuild(_hooked_prepare, build, inner_prepare=prepare)
+        loop = rebuild(P.simulate_games, build, prepare_deal=prepare, play_out=play)
+        return {"simulate_games": loop}
 
     def _public(self, game, st, deal_no) -> dict:
         return {"scores": tuple(int(st[K.S_SCORE + s]) for s in range(4)),

@@ -69,10 +69,10 @@ def user_declare(kind, hand, T, params):
     return B.wants_to_declare(kind, hand, T, params)
 
 
-def play_loop(links, has_python: bool):
+def play_loop(links, build):
     """`_play.play_out` with the table's card choice (and, with Python bots, the play hook)."""
-    play = rebuild(P.play_out, has_python, choose_card=card_chain(B.choose_card, links, has_python))
-    return hooked_play(play) if has_python else play
+    play = rebuild(P.play_out, build, choose_card=card_chain(B.choose_card, links, build))
+    return hooked_play(play, build) if build.python else play
 
 
 def suit_parse(allow_pass: bool):
@@ -96,11 +96,13 @@ def copy_heuristic(kind, legal, st, T, params, rng):
 class KlaverjasSupport(Support):
     copy_entry = "simcards.games.klaverjas.userbot:copy_heuristic"
     decisions = ("play", "choose_trump", "declare")
+    family = "klaverjas"
 
-    def build(self, links, has_python):
-        contract = rebuild(P.choose_contract, has_python, choose_trump=user_trump, wants_to_declare=user_declare)
-        deal = hooked_deal(P.deal_cards) if has_python else P.deal_cards
-        loop = rebuild(P.simulate_into, has_python, play_out=play_loop(links, has_python),
+    def build(self, links, build):
+        contract = rebuild(P.choose_contract, build, choose_trump=user_trump,
+                           wants_to_declare=user_declare)
+        deal = hooked_deal(P.deal_cards, build) if build.python else P.deal_cards
+        loop = rebuild(P.simulate_into, build, play_out=play_loop(links, build),
                        choose_contract=contract, deal_cards=deal)
         return {"simulate_into": loop}
 

@@ -62,42 +62,41 @@ def _note_settled(res):
         active().support.settled(active(), res)
 
 
-def hooked_bidding(inner):
-    @njit
-    def run_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidder_out):
-        _note_bidding(trump, declarer, bidder_out)
-        return inner(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidder_out)
+@njit
+def _hooked_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidder_out):
+    """`bots.run_bidding` that first hands the table the contract and a live view of the bids."""
+    _note_bidding(trump, declarer, bidder_out)
+    return inner_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out,  # noqa: F821
+                         bidder_out)
 
-    return run_bidding
 
-
-def hooked_settle(inner):
-    @njit
-    def settle(st, hands, level, T, res):
-        inner(st, hands, level, T, res)
-        _note_settled(res)
-
-    return settle
+@njit
+def _hooked_settle(st, hands, level, T, res):
+    """`_kernels.settle` that reports the deal's settlement (the match scores of the views)."""
+    inner_settle(st, hands, level, T, res)  # noqa: F821 (bound by rebuild)
+    _note_settled(res)
 
 
 class KrakenSupport(KlaverjasSupport):
     decisions = ("play", "choose_trump", "bid")
+    family = "kraken"
 
     def __init__(self, deck, n_seats, builtin_card, bid_names):
         super().__init__(deck, n_seats, builtin_card)
         self.bid_names = bid_names  # {variant: names}
 
-    def build(self, links, has_python):
-        bidding = rebuild(KB.run_bidding, has_python, takes_bid=user_takes_bid)
-        if has_python:
-            bidding = hooked_bidding(bidding)
-        contract = rebuild(P.contract, has_python, choose_trump=user_trump, run_bidding=bidding)
-        replace = {"contract": contract, "play_out": play_loop(links, has_python)}
-        if has_python:
-            replace.update(deal_cards=hooked_deal(P.deal_cards), settle=hooked_settle(P.settle))
-        deal = rebuild(P.kraken_deal, has_python, **replace)
-        match = rebuild(P.play_match, has_python, kraken_deal=deal)
-        return {"simulate_matches": rebuild(P.simulate_matches, has_python, play_match=match)}
+    def build(self, links, build):
+        bidding = rebuild(KB.run_bidding, build, takes_bid=user_takes_bid)
+        if build.python:
+            bidding = rebuild(_hooked_bidding, build, inner_bidding=bidding)
+        contract = rebuild(P.contract, build, choose_trump=user_trump, run_bidding=bidding)
+        replace = {"contract": contract, "play_out": play_loop(links, build)}
+        if build.python:
+            replace.update(deal_cards=hooked_deal(P.deal_cards, build),
+                           settle=rebuild(_hooked_settle, build, inner_settle=P.settle))
+        deal = rebuild(P.kraken_deal, build, **replace)
+        match = rebuild(P.play_match, build, kraken_deal=deal)
+        return {"simulate_matches": rebuild(P.simulate_matches, build, play_match=match)}
 
     # --- match context
     def on_deal(self, table):
