@@ -66,7 +66,10 @@ def _cmd_rulesets(args) -> int:
         for opt in game.option_specs:
             default = list(opt.default) if isinstance(opt.default, tuple) else opt.default
             print(f"    {opt.name} = {default!r}: {opt.doc}; {opt.allowed()}")
-        print(f"  bots: {', '.join(game.bots.kinds)}; parameters:")
+        support = game.user_bots
+        user = (f"; user bots: python (methods: {', '.join(support.decisions)}) or numba"
+                if support is not None else "; no user bots yet")
+        print(f"  bots: {', '.join(game.bots.kinds)}{user}; parameters:")
         for pname, pdefault, pdoc in game.bots.params:
             print(f"    {pname} = {pdefault:g}: {pdoc}")
         if args.columns:
