@@ -203,9 +203,11 @@ class Game:
     def seated(self, bots: Any):
         """(kind ids, parameter rows) of ``bots``; with user bots, the game plays with its
         loops rebuilt around them while inside."""
-        from simcards.games.userbots import make_table
+        table = None
+        if not isinstance(bots, str):  # a bot name is always built in
+            from simcards.games.userbots import make_table
 
-        table = make_table(self, bots)
+            table = make_table(self, bots)
         if table is None:
             yield self.resolve_bots(bots)
             return
