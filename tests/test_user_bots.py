@@ -292,6 +292,12 @@ def test_a_bad_answer_is_one_error_and_the_finished_parts_stay(tmp_path, capsys,
         f"part-{i:05d}.parquet" for i in done]
 
 
+def test_an_illegal_card_of_a_numba_bot_is_an_error():
+    game = simcards.load("klaverjas-rotterdam")
+    with pytest.raises(BotError, match="not in its legal mask .testbots:illegal_card"):
+        game.simulate(3, bots=[{"kind": "numba", "entry": "testbots:illegal_card"}] * 4)
+
+
 def test_a_fresh_bot_plays_each_deal():
     game = simcards.load("klaverjas-rotterdam")
     game.simulate(20, seed=1, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 4)
@@ -343,7 +349,7 @@ def test_a_ruleset_without_user_bots_says_so(tmp_path):
     try:
         game = simcards.load(ToyGame.name)
         with pytest.raises(UserError, match=f"ruleset '{ToyGame.name}' does not support user bots yet; "
-                                            "it supports 'random', 'heuristic'"):
+                                            "it supports 'random', 'lowest'"):
             game.simulate(3, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 3)
         cfg = tmp_path / "t.toml"
         cfg.write_text(f'name = "t"\nruleset = "{ToyGame.name}"\ndeals = 3\n'

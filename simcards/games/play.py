@@ -118,7 +118,7 @@ class TrickState:
         if support is None:
             from simcards.games.userbots import unsupported
 
-            raise unsupported(self.game.name)
+            raise unsupported(self.game)
         return support
 
     def view(self, seat: int):

@@ -81,6 +81,7 @@ import os
 import random
 import sys
 import types
+from pathlib import Path
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -134,7 +135,7 @@ def source_hash(entry: str) -> str:
     """SHA-256 (first 16 hex digits) of the source file of ``entry``'s module."""
     _, module = _import_entry(entry)
     path = getattr(module, "__file__", None)
-    data = open(path, "rb").read() if path else repr(module).encode()
+    data = Path(path).read_bytes() if path else repr(module).encode()
     return hashlib.sha256(data).hexdigest()[:16]
 
 
@@ -204,12 +205,14 @@ def user_spec_problems(item: dict, family, path: str, support) -> list[tuple[str
     return problems
 
 
-def unsupported(game_name: str) -> UserError:
+def unsupported(game) -> UserError:
+    """The refusal of a ruleset (a Game or its class) without user-bot support."""
     from simcards.games import game_class, rulesets
 
     able = [r for r in rulesets() if game_class(r).user_bots is not None]
-    return UserError(f"ruleset {game_name!r} does not support user bots yet; it supports "
-                     f"'random', 'heuristic'. User bots play in: {', '.join(able)}")
+    kinds = ", ".join(repr(k) for k in game.bots.kinds)
+    return UserError(f"ruleset {game.name!r} does not support user bots yet; it supports "
+                     f"{kinds}. User bots play in: {', '.join(able)}")
 
 
 # ------------------------------------------------------------------ rebuilding compiled loops
@@ -269,11 +272,17 @@ def _python_or_builtin(kind, legal, st, T, params, rng):
     return builtin_card(kind, legal, st, T, params, rng)  # noqa: F821
 
 
+NUMBA_ILLEGAL = "a Numba user bot returned a card id that is not in its legal mask"
+
+
 def _link(kind_id: int, user, rest, nrt: bool):
     @njit(forceinline=True, _nrt=nrt)
     def choose(kind, legal, st, T, params, rng):
         if kind == kind_id:
-            return user(kind, legal, st, T, params, rng)
+            card = user(kind, legal, st, T, params, rng)
+            if card < 0 or card > 63 or not (legal >> card) & 1:
+                raise ValueError(NUMBA_ILLEGAL)
+            return card
         return rest(kind, legal, st, T, params, rng)
 
     return choose
@@ -531,6 +540,12 @@ class Table:
         _TABLES.append(self)
         try:
             yield self.kinds, self.params
+        except ValueError as err:
+            if str(err) != NUMBA_ILLEGAL:
+                raise
+            entries = sorted({s.entry for s in self.seats if s.kind == "numba"})
+            raise BotError(f"{NUMBA_ILLEGAL} ({', '.join(entries)}, {self.game.name}); the "
+                           f"function must return one of the set bits of ``legal``") from None
         finally:
             _TABLES.pop()
             self.game._user_loops = {}
@@ -698,7 +713,7 @@ def make_table(game, spec) -> Table | None:
     if seats_spec is None or not any(is_user_spec(i) for i in seats_spec):
         return None
     if game.user_bots is None:
-        raise unsupported(game.name)
+        raise unsupported(game)
     family = game.bots
     builtin = [i if not is_user_spec(i) else "heuristic" for i in seats_spec]
     kinds, base = resolve_bots(builtin, family, game.n_seats)

@@ -56,3 +56,14 @@ class Memory:
         self.deals.add(view.deal)
         assert len(self.deals) == 1, "an instance saw two deals"
         return view.legal[-1]
+
+
+try:
+    from numba import njit
+
+    @njit
+    def illegal_card(kind, legal, st, T, params, rng):
+        """A Numba bot that plays a card it may not."""
+        return 63
+except ImportError:  # pragma: no cover
+    pass
