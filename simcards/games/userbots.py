@@ -615,7 +615,9 @@ class Support:
 
     def __init__(self, deck, n_seats: int, builtin_card):
         self.deck, self.n_seats, self.builtin_card = deck, n_seats, builtin_card
-        self.ids = {code: i for i, code in enumerate(deck.codes)}
+        # code -> its first card id (for a deck with copies, `card_parse` tries each copy)
+        self.ids = {code: i for i, code in enumerate(deck.codes[:4 * deck.n_ranks])}
+        self.per_copy = 4 * deck.n_ranks
 
     def build(self, links, build: Build) -> dict:
         raise NotImplementedError
@@ -643,9 +645,12 @@ class Support:
                     card = self.deck.card_id(answer)
                 except UserError:
                     return None
-            if card is None or not legal >> card & 1:
+            if card is None:
                 return None
-            return card
+            for copy in range(self.deck.copies):  # the first copy the seat may play
+                if legal >> (card + copy * self.per_copy) & 1:
+                    return card + copy * self.per_copy
+            return None
 
         return parse
 
