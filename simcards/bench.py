@@ -88,7 +88,7 @@ def user_bot_rates(ruleset: str, seconds: float) -> dict | None:
     python_time, decisions = best(empty, n_python)
     random_time, _ = best("random", n_python)
     overhead = (python_time - random_time) / decisions
-    n_fast = max(1, int(50_000 * seconds / 3)) if game.unit == "deal" else max(1, int(1_500 * seconds / 3))
+    n_fast = max(1, int((50_000 if game.unit == "deal" else 1_500) * seconds / 3))
     heuristic_time, _ = best("heuristic", n_fast)
     fast_time, _ = best(copy, n_fast)
     return {"python_overhead_us_per_decision": round(overhead * 1e6, 2),

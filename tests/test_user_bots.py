@@ -44,14 +44,10 @@ def drive(tmp: Path, commands: list[list[str]]) -> list[int]:
 
 
 def frames(run: Path) -> dict[str, pl.DataFrame]:
-    out = {}
-    for kind in ("deals", "matches"):
-        if (run / kind).is_dir():
-            out[kind] = pl.read_parquet(run / kind / "*.parquet").sort(pl.all().first().name.keep()
-                                                                         if False else "deal_index"
-                                                                         if kind == "deals" else
-                                                                         "match_index")
-    return out
+    """Every part of a run, per kind, sorted by unit index."""
+    keys = {"deals": "deal_index", "matches": "match_index"}
+    return {kind: pl.read_parquet(run / kind / "*.parquet").sort(key)
+            for kind, key in keys.items() if (run / kind).is_dir()}
 
 
 RUN = """name = "{name}"
@@ -161,7 +157,6 @@ def check_view(game, state, seat: int, view) -> None:
     assert list(f["played"]) == list(state.history)
     trick = state.trick
     assert [c for _, c in f["trick"]] == trick
-    assert [c for _, (t_cards) in [(0, f["trick"])] for _, c in t_cards] == trick
     n = len(trick)
     flat = [card for t in f["tricks"] for card in t[1]]
     assert flat + list(f["trick"]) == list(state.history)
@@ -178,16 +173,12 @@ def check_view(game, state, seat: int, view) -> None:
     assert held == start[seat]
     # every card code in the view is the seat's own or a played one: no hidden card shows
     visible = held | {c for _, c in f["played"]} | set(f.get("passed", ())) | set(f.get("received", ()))
-    assert _codes_in([v for k, v in f.items() if k not in ("voids",)]) - set("CDHS") <= visible | {
-        "play", "none", "kraak", "rekraak", "superkraak", "overkraak", "outbound", "return",
-        "left", "right", "across", "trump"}
     assert set(deck.codes) & _codes_in(list(f.values())) <= visible
-    # voids: the seat never played the suit when it was led afterwards... at least: shown
-    # voids agree with the state
+    # the voids shown agree with the state
     for s in range(game.n_seats):
         bits = int(state._st[S_VOIDS + s])
-        shown = {("CDHS" + "T")[b] if b < 4 else "trump" for b in range(5) if bits >> b & 1}
-        assert set(f["voids"][s]) == {x for x in shown}
+        shown = {"CDHS"[b] if b < 4 else "trump" for b in range(5) if bits >> b & 1}
+        assert set(f["voids"][s]) == shown
     if hasattr(state, "trump"):  # the contract
         assert f["trump"] == "CDHS"[state.trump] and f["declarer"] == state.declarer
         assert f["team"] == seat % 2
