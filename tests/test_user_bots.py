@@ -285,6 +285,12 @@ def test_a_bad_answer_is_one_error_and_the_finished_parts_stay(tmp_path, capsys,
         f"part-{i:05d}.parquet" for i in done]
 
 
+def test_an_interactive_deal_takes_built_in_bots():
+    game = simcards.load("kraken-contra")
+    with pytest.raises(UserError, match="use replay"):
+        game.deal(seed=1, index=0, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 4)
+
+
 def test_an_illegal_card_of_a_numba_bot_is_an_error():
     game = simcards.load("klaverjas-rotterdam")
     with pytest.raises(BotError, match="not in its legal mask .testbots:illegal_card"):

@@ -194,6 +194,17 @@ class Game:
     def resolve_bots(self, bots: Any) -> tuple[np.ndarray, np.ndarray]:
         return resolve_bots(bots, self.bots, self.n_seats, game=type(self))
 
+    def deal_bots(self, bots: Any) -> tuple[np.ndarray, np.ndarray]:
+        """`resolve_bots` for an interactive deal, whose contract the built-in kernels choose:
+        a user bot is refused there (`replay` follows a run with user bots)."""
+        from simcards.games.userbots import user_entries
+
+        if user_entries(bots):
+            raise UserError("deal(bots=...) takes built-in bots; to follow a deal of a run with "
+                            "user bots use replay(seed, index, bots), and state.view / "
+                            "state.suggest while playing by hand")
+        return self.resolve_bots(bots)
+
     def loop(self, name: str, builtin):
         """The batch loop ``builtin`` (named ``name``), or its version rebuilt around the user
         bots of the table playing now."""

@@ -607,6 +607,29 @@ class Support:
     - ``decision_view(table, decision, seat, value)``: (fields, legal choices, parse) of a
       decision other than the card;
     - ``state_view(state, seat)``: the same view from an interactive deal.
+
+    Adding user bots to a ruleset (Skat, Doppelkopf, ...), in its folder's ``userbot.py``:
+
+    1. For each decision besides the card, a cached kernel with the built-in decision's
+       signature that asks a Python bot (``kind == PYTHON_KIND``: ``ask_int(DECISION_IDS[name],
+       seat_of(params), value)``, -1 meaning "leave it to the heuristic") and otherwise calls the
+       built-in with ``HEURISTIC`` for a Numba bot's seat (see `klaverjas.userbot.user_trump`).
+       New decision names go into `DECISIONS` and `EXPECTS` (e.g. "bid_value", "take_skat",
+       "discard", "announce", "solo").
+    2. ``build``: `rebuild` the batch loop's chain from ``play_out`` up with the card choice
+       (`card_chain`), the decision wrappers, and with ``build.python`` the hooks: `hooked_deal`
+       around ``deal_cards`` and `hooked_play` around ``play_out`` (the views' deal identity and
+       played cards), plus `note`-style hooks for what the views need that the state lacks (the
+       bids of an auction, announcements). Set ``family`` (the cached loops' name), and in the
+       game call ``self.loop(name, builtin)`` where the loop runs.
+    3. The views: ``play_extra`` (contract, declarer, announcements, scores; three seats work
+       as they are), ``decision_view`` (fields, legal answers, a parse returning the kernel's
+       encoding or None for a bad answer). Skat: the skat is hidden from every seat except the
+       declarer once it has taken it, and an Ouvert declarer's hand is public. Doppelkopf: two
+       copies of each card share a code (`card_parse` picks the copy the seat may play), so
+       ``state_view`` must rebuild the played cards from the state's card ids, not codes; the
+       parties stay hidden until an announcement or a queen of clubs shows them.
+    4. Extend tests/test_user_bots.py: `SUPPORTED` picks the ruleset up for the view tests.
     """
 
     decisions: tuple[str, ...] = ("play",)

@@ -134,7 +134,7 @@ class HeartsGame(Game):
           ``seed`` and ``bots``: its game is simulated up to that deal, so the passes, the
           scores before it and its phase are exactly those of the run.
         """
-        kinds, params = self.resolve_bots(bots)
+        kinds, params = self.deal_bots(bots)
         source = deal_source(hands, seed, index)
         if source is not None:
             row, _ = self.run_deal(*source, kinds, params)
@@ -191,9 +191,9 @@ class HeartsGame(Game):
 
     def replay_match(self, seed: int, match_index: int, bots: Any = "heuristic") -> dict:
         """Every deal of game ``match_index`` of a run (as `replay`), and its final placings."""
-        kinds, params = self.resolve_bots(bots)
         seed, match_index = check_count("seed", seed), check_count("match_index", match_index)
-        frames, _ = self._simulate_traced(seed, match_index, 1, kinds, params)
+        with self.seated(bots) as (kinds, params):
+            frames, _ = self._simulate_traced(seed, match_index, 1, kinds, params)
         deals = [self.replay(seed, index, bots) for index in frames["deals"]["deal_index"]]
         game = frames["matches"].row(0, named=True)
         return {"match_index": match_index, "deals": deals,

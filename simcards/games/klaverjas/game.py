@@ -139,7 +139,7 @@ class KlaverjasGame(Game):
         """A deal ready to play: given hands (card codes) or deal ``index`` of a run with ``seed``.
         Without ``trump`` the bots choose the contract as a simulation would."""
         source = deal_source(hands, seed, index)
-        kinds, params = self.resolve_bots(bots)
+        kinds, params = self.deal_bots(bots)
         rng = np.empty(1, dtype=np.uint64)
         if source is not None:
             seed, index = source

@@ -169,7 +169,7 @@ class KrakenGame(Game):
         with ``seed``. Forehand (dealer + 1) declares. Without ``trump`` the forehand bot names
         it; without ``bid`` the bots bid as in a simulation."""
         source = deal_source(hands, seed, index)
-        kinds, params = self.resolve_bots(bots)
+        kinds, params = self.deal_bots(bots)
         if source is not None:
             seed, index = source
             row, _ = self.run_deal(seed, index, kinds, params)  # refuses a deal the run never plays
