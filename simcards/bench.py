@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_user_bots:
         say("\nUser bots (process time, best of 3; units are deals, or matches where a run counts them)")
         say(f"  {'ruleset':22s} {'python overhead':>16s} {'numba copy':>12s} {'heuristic':>12s} "
-            f"{'ratio':>6s}  build per worker (numba, python)")
+            f"{'ratio':>6s}  build (numba: per worker; python: once, then cached)")
         for ruleset in chosen:
             rates = user_bot_rates(ruleset, seconds)
             if rates is None:
