@@ -97,12 +97,23 @@ class TrickState:
     def legal_moves(self) -> list[str]:
         return self.game.deck.hand_codes(self.legal_mask())
 
+    def _held_copy(self, card: int, legal: int) -> int:
+        """In a deck holding every card more than once, a code names the first copy the seat
+        may play (Doppelkopf's identical cards); ``card`` is the first copy's id."""
+        deck = self.game.deck
+        for copy in range(deck.copies):
+            other = card + copy * 4 * deck.n_ranks
+            if legal >> other & 1:
+                return other
+        return card
+
     def play(self, code: str):
         """Play ``code`` for the seat to move; IllegalMove names the card and the legal ones."""
         if self.is_over:
             raise IllegalMove(f"{code!r} cannot be played: the deal is over")
         card = self.game.deck.card_id(code)
         legal = self.legal_mask()
+        card = self._held_copy(card, legal)
         if not legal >> card & 1:
             seat = self.to_move
             held = int(self._st[S.S_HAND + seat]) >> card & 1

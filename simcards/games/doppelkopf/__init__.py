@@ -1,6 +1,10 @@
-"""Doppelkopf (docs/rules.md, doppelkopf): the DDV tournament rules' settlement as the public
-pure function `settle`."""
+"""Doppelkopf (docs/rules.md, doppelkopf): the ruleset `doppelkopf` (DDV tournament rules) and
+its settlement as the public pure function `settle`."""
 
+from simcards.games.doppelkopf.game import Doppelkopf
 from simcards.games.doppelkopf.scoring import ANNOUNCEMENTS, settle
+from simcards.games.registry import register
 
-__all__ = ["ANNOUNCEMENTS", "settle"]
+register(Doppelkopf)
+
+__all__ = ["ANNOUNCEMENTS", "Doppelkopf", "settle"]
