@@ -330,9 +330,11 @@ def settle_value(re_augen, re_tricks, re_level, ko_level, re_specials, ko_specia
 @kernel
 def special_counts(st, out):
     """Special-point events per party into ``out``: foxes caught by Re, by Kontra, Doppelkopf
-    of Re, of Kontra, Karlchen of Re, of Kontra (all counted; a solo scores none of them)."""
+    of Re, of Kontra, Karlchen of Re, of Kontra; all 0 in a solo, which has none."""
     for k in range(6):
         out[k] = 0
+    if st[S_SOLO] != 0:
+        return
     party = st[S_PARTY]
     for copy in range(2):
         winner = st[S_FOX_WINNER + copy]

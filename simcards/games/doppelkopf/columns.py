@@ -30,7 +30,8 @@ DEAL_COLUMNS = (
     Column("kontra_augen", pl.Int16, "Augen the Kontra party took"),
     Column("re_tricks", pl.Int8, "tricks the Re party took"),
     Column("kontra_tricks", pl.Int8, "tricks the Kontra party took"),
-    Column("fox_re", pl.Int8, "foxes (A of diamonds) Re caught from Kontra"),
+    Column("fox_re", pl.Int8, "foxes (A of diamonds) Re caught from Kontra (special points: "
+                              "normal games and marriages only, 0 in a solo)"),
     Column("fox_kontra", pl.Int8, "foxes Kontra caught from Re"),
     Column("doppelkopf_re", pl.Int8, "Re's tricks of 40 Augen or more"),
     Column("doppelkopf_kontra", pl.Int8, "Kontra's tricks of 40 Augen or more"),
