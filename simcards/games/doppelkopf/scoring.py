@@ -3,8 +3,8 @@ tournament rules, section 7 "Spielbewertung").
 
     from simcards.games.doppelkopf import settle
     settle(130, 7, ["re"])                      # Re won with 130 Augen: 3 points each
-    settle(110, 6, ["re", "re_no90"])           # Kontra beat the no 90: 5 points each
-    settle(100, 5, ["re", "re_no90"], solo=True)  # the soloist loses 12, each opponent wins 4
+    settle(125, 7, ["re", "re_no90"])           # Kontra beat the no 90 with 115: 5 points each
+    settle(125, 7, ["re", "re_no90"], solo=True)  # the soloist loses 12, each opponent wins 4
 
 How a deal is settled (and the order of ``items``):
 - Who wins. Without Absagen Re wins with 121 Augen and Kontra with 120; when only Kontra was
