@@ -5,6 +5,7 @@ simulated deals against `settle`, and invariants over random play."""
 import random
 
 import numpy as np
+import polars as pl
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -64,9 +65,32 @@ def test_the_second_heart_ten_option():
     assert N.trick_winner(["10H", "QC", "10H", "9D"], "normal", True) == 2
 
 
-def test_pflichtsolo_is_refused_for_now():
-    with pytest.raises(UserError, match="pflichtsolo"):
-        simcards.load("doppelkopf", pflichtsolo=True)
+PFLICHT = simcards.load("doppelkopf", pflichtsolo=True)
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_pflichtsolo_every_player_plays_one_owed_solo_per_series(bots):
+    deals = PFLICHT.simulate(72, seed=4, bots=bots).with_columns(
+        (pl.col("deal_index") // 24).alias("series"))
+    for series in deals.partition_by("series"):
+        owed = series.filter(pl.col("owed_solo"))
+        assert sorted(owed["declarer"].to_list()) == [0, 1, 2, 3]
+        assert (owed["leader"] == owed["declarer"]).all()  # the soloist leads an owed solo
+        assert (owed["game_type"] >= GAME_TYPES.index("queen_solo")).all()
+        free = series.filter(~pl.col("owed_solo"))
+        assert (free["leader"] == (free["dealer"] + 1) % 4).all()
+    off = GAME.simulate(72, seed=4, bots=bots)
+    assert not off["owed_solo"].any()
+
+
+def test_pflichtsolo_chunks_starting_inside_a_series_agree():
+    whole = PFLICHT.simulate(48, seed=6, bots="heuristic")
+    parts = pl.concat([PFLICHT.simulate(n, seed=6, bots="heuristic", start=a)
+                       for a, n in ((0, 5), (5, 25), (30, 18))])
+    assert whole.equals(parts)
+    row = whole.filter(pl.col("owed_solo")).row(0, named=True)
+    replay = PFLICHT.replay(6, row["deal_index"], bots="heuristic")
+    assert replay["tricks"][0]["leader"] == row["declarer"]
 
 
 def test_random_tricks_agree_with_the_naive_reference():

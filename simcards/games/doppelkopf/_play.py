@@ -47,6 +47,9 @@ from simcards.games.doppelkopf.rules import (
     G_SILENT_MARRIAGE,
     N_CARDS,
     QC_MASK,
+    R_PFLICHTSOLO,
+    SERIES_LENGTH,
+    T_RULES,
 )
 from simcards.rng import STREAM_DEAL, STREAM_PLAY, deal_hands, reset_stream
 
@@ -61,6 +64,7 @@ C_RE_AUGEN, C_KO_AUGEN, C_RE_TRICKS, C_KO_TRICKS = (
 C_FOX_RE, C_SOLO, C_WINNER, C_VALUE, C_SCORE = (
     _r("fox_re"), _r("solo"), _r("winner"), _r("value"), _r("score_0"))
 C_EST, C_SOLO_EST, C_SOLO_PICK = _r("est_0"), _r("solo_est_0"), _r("solo_pick_0")
+C_OWED, C_LEADER = _r("owed_solo"), _r("leader")
 N_COLUMNS = DEAL_ROWS.n_int
 # the special counts (_kernels.special_counts) sit in consecutive columns from fox_re
 assert [_r(c) - C_FOX_RE for c in ("fox_kontra", "doppelkopf_re", "doppelkopf_kontra",
@@ -76,10 +80,12 @@ def deal_cards(seed, index, hands, deck, rng):
 
 
 @kernel
-def choose_game(hands, dealer, T, kinds, params, est, solo_est, solo_pick):
-    """(game type, declarer) of a deal, and each seat's estimates into ``est``, ``solo_est``
-    and ``solo_pick``: the first heuristic seat from forehand whose best solo clears its
-    threshold plays it; else the holder of both club queens plays a marriage."""
+def choose_game(hands, dealer, T, kinds, params, est, solo_est, solo_pick, owed, deals_left):
+    """(game type, declarer, owed solo?) of a deal, and each seat's estimates into ``est``,
+    ``solo_est`` and ``solo_pick``: the first heuristic seat from forehand whose best solo
+    clears its threshold plays it; with ``pflichtsolo`` a player still owing a solo (bit set in
+    ``owed[0]``, cleared here) plays it when ``deals_left`` in the series are no more than the
+    players owing; else the holder of both club queens plays a marriage."""
     game_type, declarer = G_NORMAL, -1
     for k in range(4):
         seat = (dealer + 1 + k) & 3
@@ -90,13 +96,48 @@ def choose_game(hands, dealer, T, kinds, params, est, solo_est, solo_pick):
         if (declarer < 0 and kinds[seat] == HEURISTIC
                 and solo_est[seat] >= params[seat, P_SOLO_THRESHOLD]):
             game_type, declarer = G_FIRST_SOLO + contract - 1, seat
+    owed_solo = False
+    if T[T_RULES + R_PFLICHTSOLO] != 0:
+        if declarer >= 0 and (owed[0] >> declarer) & 1:
+            owed_solo = True
+        elif 0 < deals_left <= popcount(owed[0]):  # an owed solo now goes before a free one
+            declarer = -1
+            for k in range(4):
+                seat = (dealer + 1 + k) & 3
+                if declarer < 0 and (owed[0] >> seat) & 1:
+                    game_type, declarer = G_FIRST_SOLO + solo_pick[seat] - 1, seat
+                    owed_solo = True
+        if owed_solo:
+            owed[0] &= ~(np.int64(1) << declarer)
     if declarer < 0:
         for seat in range(4):
             if popcount(hands[seat] & QC_MASK) == 2:
                 declarer = seat
                 silent = params[seat, P_MARRIAGE_SILENT] >= 0.5
                 game_type = G_SILENT_MARRIAGE if silent else G_MARRIAGE
-    return game_type, declarer
+    return game_type, declarer, owed_solo
+
+
+@kernel
+def series_state(index, owed):
+    """Deals left in the series of deal ``index`` (itself included); resets ``owed`` at a
+    series' first deal."""
+    deal_no = index % SERIES_LENGTH
+    if deal_no == 0:
+        owed[0] = 15
+    return SERIES_LENGTH - deal_no
+
+
+@kernel
+def owed_before(seed, index, T, kinds, params, hands, deck, rng, est, solo_est, solo_pick, owed):
+    """The seats still owing a solo before deal ``index``: the solo decisions of the series'
+    earlier deals, replayed (they depend on the cards and the bots, not on card play)."""
+    owed[0] = 15
+    first = index - index % SERIES_LENGTH
+    for earlier in range(first, index):
+        dealer = deal_cards(seed, earlier, hands, deck, rng)
+        choose_game(hands, dealer, T, kinds, params, est, solo_est, solo_pick, owed,
+                    SERIES_LENGTH - earlier % SERIES_LENGTH)
 
 
 @kernel
@@ -140,12 +181,18 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
     specials = np.empty(6, dtype=np.int64)
     scores = np.empty(4, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
+    owed = np.empty(1, dtype=np.int64)
+    pflicht = T[T_RULES + R_PFLICHTSOLO] != 0
+    if pflicht and n > 0:
+        owed_before(seed, start, T, kinds, params, hands, deck, rng, est, solo_est, solo_pick, owed)
     for k in range(n):
         index = start + k
+        deals_left = series_state(index, owed) if pflicht else 0
         dealer = deal_cards(seed, index, hands, deck, rng)
-        game_type, declarer = choose_game(hands, dealer, T, kinds, params, est, solo_est,
-                                          solo_pick)
-        new_state(st, hands, dealer, game_type, declarer, (dealer + 1) & 3, T)
+        game_type, declarer, owed_solo = choose_game(hands, dealer, T, kinds, params, est,
+                                                     solo_est, solo_pick, owed, deals_left)
+        leader = declarer if owed_solo else (dealer + 1) & 3
+        new_state(st, hands, dealer, game_type, declarer, leader, T)
         set_estimates(st, est, solo_est)
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, kinds, params, rng, trace)
@@ -157,6 +204,8 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
         out[C_DEALER, k] = dealer
         out[C_GAME_TYPE, k] = st[S_GAME_TYPE]
         out[C_DECLARER, k] = declarer
+        out[C_OWED, k] = owed_solo
+        out[C_LEADER, k] = leader
         out[C_RE_MASK, k] = st[S_PARTY]
         out[C_CLARIFY, k] = st[S_CLARIFY]
         for call in range(10):

@@ -18,6 +18,9 @@ DEAL_COLUMNS = (
     *per_seat("hand", pl.Int64, "cards dealt to seat {i}, bitmask of card ids"),
     Column("game_type", pl.Int8, f"the game played: {GAME_TYPE_DOC}"),
     Column("declarer", pl.Int8, "the soloist or the marriage holder, -1 in a normal game"),
+    Column("owed_solo", pl.Boolean, "pflichtsolo: the solo is its player's owed solo of the "
+                                    "series (the soloist leads); false without the option"),
+    Column("leader", pl.Int8, "seat that led the first trick: forehand, or the owed solo's player"),
     Column("re_mask", pl.Int8, "the Re party: bit s set when seat s plays Re (the club queens, "
                                "the marriage holder and partner, or the soloist)"),
     Column("clarify_trick", pl.Int8, "marriage: the trick (1-3) that found the partner, 0 none"),

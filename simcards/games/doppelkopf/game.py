@@ -72,9 +72,6 @@ class Doppelkopf(Game):
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        if self.options["pflichtsolo"]:
-            raise UserError("pflichtsolo = true is not simulated yet (it needs runs of 24-deal "
-                            "series); use pflichtsolo = false")
         self.tables = build_tables(self.options)
         self._buffer = np.empty(0, dtype=np.int64)
 
@@ -155,8 +152,9 @@ class Doppelkopf(Game):
         est = np.empty(4, dtype=np.int64)
         solo_est = np.empty(4, dtype=np.int64)
         pick = np.empty(4, dtype=np.int64)
-        chosen, chooser = _play.choose_game(masks, dealer, self.tables, kinds, params, est,
-                                            solo_est, pick)
+        owed = np.zeros(1, dtype=np.int64)  # a deal by hand owes nothing
+        chosen, chooser, _ = _play.choose_game(masks, dealer, self.tables, kinds, params, est,
+                                               solo_est, pick, owed, 0)
         if game_type is None:
             game, declarer = int(chosen), int(chooser)
         else:
@@ -176,7 +174,8 @@ class Doppelkopf(Game):
                 declarer = -1
             else:
                 declarer = check_seat("declarer", declarer)
-        return DoppelkopfState(self, masks, dealer, game, declarer, est, solo_est, kinds, params)
+        return DoppelkopfState(self, masks, dealer, game, declarer, est, solo_est, kinds, params,
+                               (dealer + 1) % 4)
 
     def state_from_row(self, row, kinds, params) -> "DoppelkopfState":
         hands = np.array([row[f"hand_{s}"] for s in range(4)], dtype=np.int64)
@@ -185,12 +184,14 @@ class Doppelkopf(Game):
             game = G_MARRIAGE  # decided by its first three tricks
         return DoppelkopfState(self, hands, row["dealer"], game, row["declarer"],
                                [row[f"est_{s}"] for s in range(4)],
-                               [row[f"solo_est_{s}"] for s in range(4)], kinds, params)
+                               [row[f"solo_est_{s}"] for s in range(4)], kinds, params,
+                               row["leader"])
 
     def replay_header(self, row, state) -> dict:
         return {"deal_index": int(row["deal_index"]), "dealer": state.dealer,
                 "hands": [self.deck.hand_codes(h) for h in state.dealt],
                 "game_type": GAME_TYPES[row["game_type"]], "declarer": row["declarer"],
+                "owed_solo": row["owed_solo"], "leader": row["leader"],
                 "estimates": [row[f"est_{s}"] for s in range(4)],
                 "solo_estimates": [row[f"solo_est_{s}"] for s in range(4)]}
 
@@ -209,7 +210,7 @@ class DoppelkopfState(TrickState):
     kernels = K
 
     def __init__(self, game: Doppelkopf, hands, dealer: int, game_type: int, declarer: int,
-                 est, solo_est, kinds, params):
+                 est, solo_est, kinds, params, leader: int):
         self.game = game
         self.dealer = int(dealer)
         self.dealt = [int(h) for h in hands]
@@ -217,7 +218,7 @@ class DoppelkopfState(TrickState):
         self.params = np.asarray(params, dtype=np.float64)
         self._st = np.empty(K.STATE_SIZE, dtype=np.int64)
         K.new_state(self._st, np.asarray(hands, dtype=np.int64), self.dealer, int(game_type),
-                    int(declarer), (self.dealer + 1) % 4, game.tables)
+                    int(declarer), int(leader), game.tables)
         _play.set_estimates(self._st, np.asarray(est, dtype=np.int64),
                             np.asarray(solo_est, dtype=np.int64))
         self.history: list[tuple[int, str]] = []

@@ -16,9 +16,13 @@ Design decisions, where the sources leave room:
 - Announcements are made by a player when it is to play a card, with the cards it then holds.
 - ``second_heart_ten_wins``: of two 10s of hearts in one trick the second wins (in every
   contract where the 10 of hearts is a trump).
-- ``pflichtsolo`` is declared as the option RULES.md names; a series with owed solos needs a
-  run unit of 24-deal series, which this version does not yet simulate: turning it on is a
-  UserError that says so.
+- ``pflichtsolo``: a series is deals 24k .. 24k+23 of a run. A player's first solo of a series
+  (chosen by its bot, or forced) is its owed solo: the soloist leads it. When no more deals are
+  left in the series than players still owing, the first of them from forehand must play its
+  best solo (random bots too), ahead of any free solo. A solo after the owed one is a free solo, led by forehand. Who
+  owes depends only on the cards and the bots' solo decisions, never on card play, so a deal is
+  still regenerated from (seed, deal index) alone: the kernel replays the series' earlier solo
+  decisions when a chunk starts inside a series.
 """
 
 from __future__ import annotations
@@ -54,8 +58,9 @@ G_FIRST_SOLO = G_QUEEN  # G_QUEEN + contract - 1 is the game type of solo contra
 OPTIONS = (
     Option("second_heart_ten_wins", False, "of two 10s of hearts in one trick the second played "
            "wins (default: the first, as with every pair of identical cards)"),
-    Option("pflichtsolo", False, "each player owes one solo per 24-deal series and leads it "
-           "(not simulated yet: true is refused)"),
+    Option("pflichtsolo", False, "each player owes one solo per series of 24 deals (deal "
+           "indices 24k .. 24k+23) and leads it; a player still owing is made to play it when "
+           "the deals left are no more than the players owing"),
 )
 
 
@@ -134,8 +139,9 @@ def contract_tables(contract: int):
 
 
 # ---- slots of the "rules" block
-R_SECOND_TEN, R_TEN_H, R_QC, R_JC, R_FOX = range(5)
-N_RULE_SLOTS = 5
+R_SECOND_TEN, R_TEN_H, R_QC, R_JC, R_FOX, R_PFLICHTSOLO = range(6)
+N_RULE_SLOTS = 6
+SERIES_LENGTH = 24  # deals of a series: each player owes one solo in it (``pflichtsolo``)
 
 LAYOUT = Layout(
     N_CARDS,
@@ -162,6 +168,7 @@ def build_tables(options: dict) -> np.ndarray:
     rules = np.zeros(N_RULE_SLOTS, dtype=np.int64)
     rules[R_SECOND_TEN] = int(options["second_heart_ten_wins"])
     rules[R_TEN_H], rules[R_QC], rules[R_JC], rules[R_FOX] = TEN_H, QC_MASK, JC_MASK, FOX_MASK
+    rules[R_PFLICHTSOLO] = int(options["pflichtsolo"])
     points = np.array([RANK_AUGEN[c % 6] for c in range(N_CARDS)], dtype=np.int64)
     return LAYOUT.pack(rules=rules, eff_suit=np.stack([p[0] for p in parts]),
                        power=np.stack([p[1] for p in parts]),
