@@ -357,3 +357,41 @@ def test_parties_come_from_the_re_mask():
     parties = GAME.parties(deals)
     for row, party in zip(deals.iter_rows(named=True), parties):
         assert [int(p) for p in party] == [0 if row["re_mask"] >> s & 1 else 1 for s in range(4)]
+
+
+@pytest.mark.parametrize("game", [GAME, PFLICHT], ids=["plain", "pflichtsolo"])
+def test_heuristic_replays_reproduce_announcements_and_scores(game):
+    kinds, params = game.resolve_bots("heuristic")
+    frames, traces = game._simulate_traced(8, 0, 60, kinds, params)
+    deals = frames["deals"]
+    assert (deals["ann_re"] >= 0).any() and (deals["ann_kontra"] >= 0).any()
+    for k, row in enumerate(deals.iter_rows(named=True)):
+        state = game.state_from_row(row, kinds, params)
+        for card in traces[k]:
+            state.play(DECK.code(int(card)))
+        expected = game.result_row(state)
+        assert {key: row[key] for key in expected} == expected, row["deal_index"]
+
+
+def test_deal_by_hand_with_a_chosen_game():
+    hands = [DECK.hand_codes(h) for h in
+             (int(GAME.simulate(1, seed=1, bots="random")[f"hand_{s}"][0]) for s in range(4))]
+    state = GAME.deal(hands, dealer=0, game_type="queen_solo", declarer=2, bots="random")
+    assert state.contract == "queen" and state.game_type == "queen_solo" and state.to_move == 1
+    # a code held once by two hands takes a copy each; a third is one too many
+    assert sum(h.count("QC") for h in hands) == 2
+    thrice = [list(h) for h in hands]
+    holder = next(s for s in range(4) if "QC" not in thrice[s])
+    thrice[holder][thrice[holder].index(next(c for c in thrice[holder] if c != "QC"))] = "QC"
+    with pytest.raises(UserError, match="more often"):
+        GAME.deal(thrice)
+    with pytest.raises(UserError, match="game_type"):
+        GAME.deal(hands, game_type="grand")
+    with pytest.raises(UserError, match="seat"):
+        GAME.deal(hands, game_type="jack_solo", declarer=7)
+    rng = random.Random(0)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    result = state.result()
+    assert result["re"] == [2] and sum(result["scores"]) == 0 and result["solo"]
+    assert result["scores"][2] == 3 * result["value"]

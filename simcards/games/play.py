@@ -27,6 +27,8 @@ def parse_deal(hands: Any, deck: Deck, n_seats: int = 4) -> np.ndarray:
     seen = 0
     for seat, hand in enumerate(hands):
         mask = deck.parse_hand(hand)
+        if deck.copies > 1:  # a repeated code takes a copy no earlier hand holds
+            mask = _free_copies(deck, hand, seen)
         count = bin(mask).count("1")
         if count != size:
             raise UserError(f"hand {seat} has {count} cards; each hand holds {size}")
@@ -36,6 +38,23 @@ def parse_deal(hands: Any, deck: Deck, n_seats: int = 4) -> np.ndarray:
         seen |= mask
         masks[seat] = mask
     return masks
+
+
+def _free_copies(deck: Deck, hand: Any, taken: int) -> int:
+    """The mask of ``hand`` (card codes) in a deck holding each card several times: each code
+    takes the first copy neither ``taken`` nor the hand itself holds yet."""
+    codes = hand.split() if isinstance(hand, str) else list(hand)
+    per_copy = 4 * deck.n_ranks
+    mask = 0
+    for code in codes:
+        card = deck.card_id(code)
+        while (taken | mask) >> card & 1:
+            card += per_copy
+            if card >= deck.n_cards:
+                raise UserError(f"{code!r} is dealt more often than the {deck.name} deck holds it "
+                                f"({deck.copies}x)")
+        mask |= 1 << card
+    return mask
 
 
 def deal_source(hands: Any, seed: Any, index: Any) -> tuple[int, int] | None:
