@@ -58,7 +58,30 @@ def fit_solo_weights(n: int = 40_000, seed: int = 4) -> tuple[np.ndarray, float]
     return _fit(features, target)
 
 
+def fit_solo_offsets(n: int = 20_000, seed: int = 4, top: float = 0.97) -> dict[str, float]:
+    """Per queen / jack / fleshless solo: the mean Augen the soloist takes above the solo
+    estimate (its offset left out) on the hands in the estimate's top ``1 - top``, with every
+    forehand made to play that solo."""
+    from simcards.games.doppelkopf.rules import FLESHLESS, JACK, QUEEN
+
+    game = simcards.load("doppelkopf")
+    defaults = dict(zip(game.bots.param_names, game.bots.defaults()))
+    out = {}
+    for name, contract in (("ws_queen", QUEEN), ("ws_jack", JACK), ("ws_fleshless", FLESHLESS)):
+        params = {**QUIET, "solo_threshold": -999.0, name: 1000.0}
+        deals = game.simulate(n, seed=seed, bots={"kind": "heuristic", "params": params})
+        row = np.array([defaults[p] for p in game.bots.param_names])
+        row[game.bots.param_names.index(name)] = 0.0
+        estimate = np.array([B.solo_estimate(r[f"hand_{r['declarer']}"], contract, game.tables, row)
+                             for r in deals.iter_rows(named=True)])
+        augen = deals["re_augen"].to_numpy().astype(float)
+        strong = estimate >= np.quantile(estimate, top)
+        out[name] = float((augen[strong] - estimate[strong]).mean())
+    return out
+
+
 if __name__ == "__main__":
+    print("solo offsets", {k: round(v, 1) for k, v in fit_solo_offsets().items()})
     for name, fit in (("hand", fit_hand_weights), ("solo", fit_solo_weights)):
         weights, r2 = fit()
         print(name, np.round(weights, 1), f"R^2 {r2:.2f}")
