@@ -4,7 +4,6 @@ simulated deals against `settle`, and invariants over random play."""
 
 import random
 
-import numpy as np
 import polars as pl
 import pytest
 from hypothesis import assume, given, settings

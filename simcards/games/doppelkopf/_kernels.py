@@ -40,7 +40,6 @@ from simcards.games._state import (  # noqa: F401  re-exported for the bots and 
 from simcards.games._trick import TRUMP, beats, eff_suit, suit_mask
 from simcards.games.doppelkopf.rules import (
     FOX_MASK,
-    G_DIAMONDS,
     G_FIRST_SOLO,
     G_MARRIAGE,
     G_MARRIAGE_ALONE,

@@ -56,8 +56,8 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP, eff_suit, suit_mask
-from simcards.games.botspec import HEURISTIC, RANDOM, STANDARD_KINDS
+from simcards.games._trick import TRUMP, suit_mask
+from simcards.games.botspec import HEURISTIC, STANDARD_KINDS
 from simcards.games.doppelkopf._kernels import (
     KONTRA,
     RE,

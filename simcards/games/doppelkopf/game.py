@@ -21,7 +21,6 @@ from simcards.games.doppelkopf import bots as dbots
 from simcards.games.doppelkopf.columns import DEAL_COLUMNS
 from simcards.games.doppelkopf.rules import (
     CONTRACTS,
-    G_FIRST_SOLO,
     G_MARRIAGE,
     G_NORMAL,
     G_SILENT_MARRIAGE,
