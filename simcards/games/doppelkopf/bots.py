@@ -21,7 +21,7 @@ card order (fleshless: the aces are its top cards). Decisions are thresholds on 
   highest level in time that the estimate clears is called; passed-over levels count too);
 - the opponents of a solo do not announce.
 
-The shipped thresholds of Re/Kontra (124), no 90 (201) and the solo (127) are what
+The shipped thresholds of Re/Kontra (124), no 90 (203) and the solo (135) are what
 configs/tune-doppelkopf.toml chose (20,000 deals per candidate, seed 1; against the untuned
 121/151/121 the tuned seat gains +0.60 points per deal, 95% interval +0.59 .. +0.62, on 40,000
 fresh deals); no 60 and no 30 sit above no 90 (225, 250), schwarz is never called.
@@ -120,9 +120,9 @@ PARAMS = (
                       "same weights as a suit solo's)"),
     ("ws_jack", 15.0, "solo estimate: added for a jack solo"),
     ("ws_fleshless", 110.0, "solo estimate: added for a fleshless"),
-    ("solo_threshold", 127.0, "play the best solo when its estimate reaches this"),
+    ("solo_threshold", 135.0, "play the best solo when its estimate reaches this"),
     ("announce_threshold", 124.0, "announce Re/Kontra when the estimate reaches this"),
-    ("no90_threshold", 201.0, "announce no 90 when the estimate reaches this"),
+    ("no90_threshold", 203.0, "announce no 90 when the estimate reaches this"),
     ("no60_threshold", 225.0, "announce no 60 when the estimate reaches this"),
     ("no30_threshold", 250.0, "announce no 30 when the estimate reaches this"),
     ("schwarz_threshold", 999.0, "announce schwarz when the estimate reaches this"),
