@@ -214,6 +214,12 @@ class Game:
         """(card points, tricks) of a completed deal row, summed over seats or parties."""
         raise NotImplementedError
 
+    def expected_totals(self, row: dict) -> tuple[int, int]:
+        """What `row_totals` of a deal row must be: the deck's card points and tricks, unless
+        the rules end a deal early (a Skat Null lost at the declarer's first trick, a
+        passed-in deal)."""
+        return self.card_points_total, self.tricks_per_deal
+
     def result_row(self, state) -> dict:
         """Column name -> value of the fields of a deal row that ``state`` (over) determines."""
         raise NotImplementedError
