@@ -59,33 +59,35 @@ KINDS = STANDARD_KINDS
 PARAMS = (
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
     ("suit_w_trump", 1.0, "suit estimate: each trump held (jacks included)"),
-    ("suit_w_jack", 0.5, "suit estimate: each jack, on top of counting as a trump"),
-    ("suit_w_club_jack", 0.5, "suit estimate: the club jack, on top"),
-    ("suit_w_trump_high", 0.4, "suit estimate: the ace and the ten of trumps, each"),
-    ("suit_w_side_ace", 0.9, "suit estimate: each ace of a plain suit"),
-    ("suit_w_side_ten", 0.4, "suit estimate: each plain ten held with its ace or two more cards"),
-    ("suit_w_void", 0.5, "suit estimate: each plain suit the hand is void in"),
-    ("suit_center", 7.6, "suit estimate: the score with an even chance"),
-    ("suit_scale", 0.9, "suit estimate: score per logistic unit"),
+    ("suit_w_jack", 0.51, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.18, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.54, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.12, "suit estimate: each ace of a plain suit"),
+    ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
+    ("suit_w_void", 0.1, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.8, "suit estimate: the score with an even chance"),
+    ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
     # Grand estimate
-    ("grand_w_jack", 1.0, "Grand estimate: each jack"),
-    ("grand_w_club_jack", 0.5, "Grand estimate: the club jack, on top"),
-    ("grand_w_ace", 1.0, "Grand estimate: each ace"),
-    ("grand_w_ten", 0.6, "Grand estimate: each ten held with its ace or two more cards"),
-    ("grand_w_long", 0.3, "Grand estimate: each card beyond three in a suit headed by its ace"),
-    ("grand_center", 6.8, "Grand estimate: the score with an even chance"),
-    ("grand_scale", 0.8, "Grand estimate: score per logistic unit"),
+    ("grand_w_jack", 1.61, "Grand estimate: each jack"),
+    ("grand_w_club_jack", 0.28, "Grand estimate: the club jack, on top"),
+    ("grand_w_ace", 1.24, "Grand estimate: each ace"),
+    ("grand_w_ten", 0.63, "Grand estimate: each ten held with its ace or two more cards"),
+    ("grand_w_long", 0.09, "Grand estimate: each card beyond three in a suit headed by its ace"),
+    ("grand_center", 5.63, "Grand estimate: the score with an even chance"),
+    ("grand_scale", 1.0, "Grand estimate: score per logistic unit"),
     # Null estimate: logistic((null_center - danger) / null_scale)
-    ("null_center", 1.0, "Null estimate: the danger (sum over cards of how far a card sits above "
+    ("null_center", 9.9, "Null estimate: the danger (sum over cards of how far a card sits above "
                          "the safe 7-9-J-K ladder of its suit) with an even chance"),
-    ("null_scale", 0.6, "Null estimate: danger per logistic unit"),
+    ("null_scale", 4.88, "Null estimate: danger per logistic unit"),
     # thresholds per family
     ("suit_threshold", 0.55, "bid a suit game when its estimate reaches this"),
     ("grand_threshold", 0.6, "bid a Grand when its estimate reaches this"),
     ("null_threshold", 0.65, "bid a Null when its estimate reaches this"),
     ("hand_threshold", 0.9, "play Hand (bid one level more) when the estimate reaches this"),
-    ("ouvert_threshold", 0.97, "declare Null Ouvert when the Null estimate reaches this"),
+    ("ouvert_threshold", 0.86, "declare Null Ouvert when the Null estimate reaches this"),
     # declaration and play
+    ("needs_schneider_weight", 0.3, "declaration: a game that reaches the bid only with Schneider "
+                                    "counts its estimate times this"),
     ("discard_void_bonus", 12.0, "discard: worth of emptying a plain suit, in card points"),
     ("pull_trumps_min", 3.0, "declarer leads trumps while the defenders hold some and he holds "
                              "at least this many (always with the highest trump left)"),
@@ -98,9 +100,9 @@ N_PARAMS = len(PARAMS)
 (P_S_TRUMP, P_S_JACK, P_S_CLUB_JACK, P_S_TRUMP_HIGH, P_S_SIDE_ACE, P_S_SIDE_TEN, P_S_VOID,
  P_S_CENTER, P_S_SCALE, P_G_JACK, P_G_CLUB_JACK, P_G_ACE, P_G_TEN, P_G_LONG, P_G_CENTER,
  P_G_SCALE, P_N_CENTER, P_N_SCALE, P_T_SUIT, P_T_GRAND, P_T_NULL, P_T_HAND, P_T_OUVERT,
- P_DISCARD_VOID, P_PULL, P_CONTEST, P_KONTRA, P_RE) = range(N_PARAMS)
+ P_NEEDS_SCHNEIDER, P_DISCARD_VOID, P_PULL, P_CONTEST, P_KONTRA, P_RE) = range(N_PARAMS)
 THRESHOLD_PARAMS = ("suit_threshold", "grand_threshold", "null_threshold", "hand_threshold")
-assert N_PARAMS == 28 and PARAMS[P_RE][0] == "re_threshold"
+assert N_PARAMS == 29 and PARAMS[P_RE][0] == "re_threshold"
 
 CLUB_JACK = 4
 FULL32 = np.int64(0xFFFFFFFF)
@@ -366,6 +368,8 @@ def declare(kind, hand10, skat, bid, plan, T, params, rng, out):
             if value > fallback_value:
                 fallback_value, fallback_contract = value, contract
             continue
+        if contract != NULL and T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1) < bid:
+            p *= params[P_NEEDS_SCHNEIDER]
         if ouvert:
             p += 1e-3  # the surer Null is worth twice: prefer Ouvert when it is this safe
         if p > best_est:
