@@ -281,3 +281,46 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
                 out[C_LIST + seat, k] = 0
                 out[C_SEEGER + seat, k] = res[X_SEEGER_DEFENDER]
             out[C_SCORE + seat, k] = out[C_SEEGER + seat, k] if seeger_scoring else out[C_LIST + seat, k]
+
+
+# columns of the `play_declared` input: one declared game per row
+(D_DEAL_INDEX, D_DECLARER, D_BID, D_CONTRACT, D_HAND, D_SCHNEIDER_ANN, D_SCHWARZ_ANN, D_OUVERT,
+ D_DISCARD, D_KONTRA) = range(10)
+N_DECLARED = 10
+
+
+@driver
+def play_declared(seed, declared, T, kinds, params, out):
+    """Play the card phase of given declared games again, with other bots: row ``k`` of
+    ``declared`` (D_* columns) is dealt as deal ``declared[k, D_DEAL_INDEX]`` of a run with
+    ``seed`` and played from its own play stream; ``out[k]`` gets (declarer's card points,
+    his tricks, won). The same deals with the same contracts, so two bot line-ups can be
+    compared game by game."""
+    hands = np.empty(3, dtype=np.int64)
+    played = np.empty(3, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    trace = np.empty(32, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    res = np.zeros(N_SETTLE, dtype=np.int64)
+    for k in range(declared.shape[0]):
+        index = declared[k, D_DEAL_INDEX]
+        declarer = declared[k, D_DECLARER]
+        dealer, skat = deal_cards(seed, index, hands, deck, rng)
+        hand_game = declared[k, D_HAND]
+        discard = declared[k, D_DISCARD]
+        held_for_play(hands, skat, declarer, hand_game, discard, played)
+        cards12 = hands[declarer] | skat
+        new_state(st, played, dealer, declared[k, D_CONTRACT], declarer, discard, cards12,
+                  declared[k, D_BID], hand_game, declared[k, D_SCHNEIDER_ANN],
+                  declared[k, D_SCHWARZ_ANN], declared[k, D_OUVERT], declared[k, D_KONTRA])
+        reset_stream(rng, seed, index, STREAM_PLAY)
+        play_out(st, T, kinds, params, rng, trace)
+        points = st[S_POINTS + declarer] + mask_points(T, discard)
+        tricks = st[S_TRICKS + declarer]
+        settle_into(cards12, declared[k, D_CONTRACT], declared[k, D_BID], points, tricks, hand_game,
+                    declared[k, D_SCHNEIDER_ANN], declared[k, D_SCHWARZ_ANN], declared[k, D_OUVERT],
+                    T, res)
+        out[k, 0] = points
+        out[k, 1] = tricks
+        out[k, 2] = res[X_WON]

@@ -11,7 +11,7 @@ from simcards.cards import DECK32
 from simcards.errors import UserError
 from simcards.games.botspec import BotFamily
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
-from simcards.games.protocol import BenchEntry, Game, Objective
+from simcards.games.protocol import BenchEntry, Game, Objective, check_count
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play
 from simcards.games.skat import bots as sbots
@@ -106,6 +106,22 @@ class SkatGame(Game):
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
         _play.simulate_into(out, seed, start, self.tables, kinds, params, traces)
         return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
+
+    def play_declared(self, deals: pl.DataFrame, seed: int, bots: Any) -> pl.DataFrame:
+        """The played games of ``deals`` (rows of a run with ``seed``) played again from the
+        same declaration with ``bots``: deal_index, points_declarer, tricks_declarer, won."""
+        games = deals.filter(pl.col("contract") != PASSED)
+        declared = np.column_stack([games[c].to_numpy().astype(np.int64) for c in (
+            "deal_index", "declarer", "final_bid", "contract", "hand_game", "schneider_announced",
+            "schwarz_announced", "ouvert", "discard", "kontra")])
+        kinds, params = self.resolve_bots(bots)
+        out = np.zeros((games.height, 3), dtype=np.int64)
+        _play.play_declared(check_count("seed", seed), declared.reshape(-1, _play.N_DECLARED),
+                            self.tables, kinds, params, out)
+        return pl.DataFrame({"deal_index": games["deal_index"],
+                             "points_declarer": out[:, 0].astype(np.int16),
+                             "tricks_declarer": out[:, 1].astype(np.int8),
+                             "won": out[:, 2].astype(bool)})
 
     # ------------------------------------------------------------ parties, totals
 
