@@ -48,6 +48,10 @@ from simcards.games.skat.rules import (
     R10,
     T_BASE,
     T_BEATERS,
+    T_NULL_DANGER,
+    T_POINTS,
+    T_POWER,
+    T_SUIT_MASKS,
     T_LADDER,
     T_RULES,
     TRUMP_SUIT,
@@ -166,27 +170,18 @@ def grand_score(hand, params):
     return score
 
 
-@kernel
-def null_danger(hand):
-    """How far the hand's cards sit above the safe ladder 7-9-J-K of their suits: the k-th
-    lowest card of a suit (from 0) is safe at natural rank 2k or below."""
-    danger = 0
-    for suit in range(4):
-        byte = _suit_byte(hand, suit)
-        k = 0
-        for rank in range(8):
-            if byte >> rank & 1:
-                if rank > 2 * k:
-                    danger += rank - 2 * k
-                k += 1
-    return danger
+@hot
+def null_danger(hand, T):
+    """The Null danger of ten cards: the sum over suits of `rules.null_suit_danger`."""
+    return (T[T_NULL_DANGER + (hand & 0xFF)] + T[T_NULL_DANGER + ((hand >> 8) & 0xFF)]
+            + T[T_NULL_DANGER + ((hand >> 16) & 0xFF)] + T[T_NULL_DANGER + ((hand >> 24) & 0xFF)])
 
 
 @kernel
-def estimate(hand, contract, params):
+def estimate(hand, contract, T, params):
     """Estimated chance (0..1) to win ``contract`` with these ten cards."""
     if contract == NULL:
-        return _logistic((params[P_N_CENTER] - null_danger(hand)) / params[P_N_SCALE])
+        return _logistic((params[P_N_CENTER] - null_danger(hand, T)) / params[P_N_SCALE])
     if contract == GRAND:
         return _logistic((grand_score(hand, params) - params[P_G_CENTER]) / params[P_G_SCALE])
     return _logistic((suit_score(hand, contract, params) - params[P_S_CENTER]) / params[P_S_SCALE])
@@ -202,7 +197,7 @@ def bidding_plan(hand, T, params, plan):
     best_est = 0.0
     top_est = 0.0
     for contract in range(6):
-        p = estimate(hand, contract, params)
+        p = estimate(hand, contract, T, params)
         if p > top_est:
             top_est = p
         threshold = params[P_T_NULL] if contract == NULL else (
@@ -298,7 +293,7 @@ def _discard_suit_game(cards12, contract, T, params):
 
 
 @kernel
-def _discard_null(cards12):
+def _discard_null(cards12, T):
     """Two cards to discard for a Null: each time the one whose loss lowers the danger most."""
     out = np.int64(0)
     for _ in range(2):
@@ -308,7 +303,7 @@ def _discard_null(cards12):
         while rest:
             card = highest_bit_index(rest)
             rest &= ~(np.int64(1) << card)
-            d = null_danger(held & ~(np.int64(1) << card))
+            d = null_danger(held & ~(np.int64(1) << card), T)
             if d < best_danger:
                 best, best_danger = card, d
         out |= np.int64(1) << best
@@ -318,7 +313,7 @@ def _discard_null(cards12):
 @kernel
 def discard_for(contract, cards12, T, params):
     if contract == NULL:
-        return _discard_null(cards12)
+        return _discard_null(cards12, T)
     return _discard_suit_game(cards12, contract, T, params)
 
 
@@ -353,31 +348,34 @@ def declare(kind, hand10, skat, bid, plan, T, params, rng, out):
     if plan[2] == 1 and plan[1] != PLAN_NONE and can_reach(hand10, cards12, plan[1], bid, 1, 0, 0,
                                                              plan[3], T):
         out[0], out[1], out[4], out[5] = plan[1], 1, plan[3], skat
-        return estimate(hand10, plan[1], params)
+        return estimate(hand10, plan[1], T, params)
     best_est, best_contract, best_ouvert, best_discard = -1.0, GRAND, 0, np.int64(0)
     fallback_value, fallback_contract = -1, GRAND
-    for variant in range(7):
-        contract = min(variant, NULL)
-        ouvert = int(variant == 6)
+    for contract in range(6):
+        if not can_reach(hand10, cards12, contract, bid, 0, 0, 0, int(contract == NULL), T):
+            if contract != NULL:
+                value = T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 3)
+                if value > fallback_value:
+                    fallback_value, fallback_contract = value, contract
+            continue
         discard = discard_for(contract, cards12, T, params)
-        p = estimate(cards12 & ~discard, contract, params)
-        if ouvert and p < params[P_T_OUVERT]:
-            continue
-        if not can_reach(hand10, cards12, contract, bid, 0, 0, 0, ouvert, T):
-            value = T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 3) if contract != NULL else 0
-            if value > fallback_value:
-                fallback_value, fallback_contract = value, contract
-            continue
-        if contract != NULL and T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1) < bid:
+        p = estimate(cards12 & ~discard, contract, T, params)
+        ouvert = 0
+        if contract == NULL:
+            # Null Ouvert (46) when it is this safe, else plain Null where 23 reaches the bid
+            if p >= params[P_T_OUVERT]:
+                ouvert = 1
+                p += 1e-3
+            elif not can_reach(hand10, cards12, NULL, bid, 0, 0, 0, 0, T):
+                continue
+        elif T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1) < bid:
             p *= params[P_NEEDS_SCHNEIDER]
-        if ouvert:
-            p += 1e-3  # the surer Null is worth twice: prefer Ouvert when it is this safe
         if p > best_est:
             best_est, best_contract, best_ouvert, best_discard = p, contract, ouvert, discard
     if best_est < 0.0:
         best_contract = fallback_contract
         best_discard = discard_for(best_contract, cards12, T, params)
-        best_est = estimate(cards12 & ~best_discard, best_contract, params)
+        best_est = estimate(cards12 & ~best_discard, best_contract, T, params)
     out[0], out[1], out[4], out[5] = best_contract, 0, best_ouvert, best_discard
     return best_est
 
@@ -401,6 +399,24 @@ def re_call(kind, est, params, rng):
 
 
 # ---------------------------------------------------------------- card play
+#
+# The card-play helpers read the tables at constant offsets through these inlined look-ups
+# (the shared `_trick` kernels are calls, which cost more than their body here).
+
+
+@hot
+def _pw(T, contract, card):
+    return T[T_POWER + contract * 32 + (card & 31)]
+
+
+@hot
+def _suit(T, contract, suit):
+    return T[T_SUIT_MASKS + contract * 5 + suit]
+
+
+@hot
+def _pts(T, card):
+    return T[T_POINTS + (card & 31)]
 
 
 @hot
@@ -408,18 +424,18 @@ def _beaters(T, contract, card):
     return T[T_BEATERS + contract * 32 + (card & 31)]
 
 
-@kernel
+@hot
 def _lowest(mask, T, contract, avoid_trumps):
     """The card of ``mask`` cheapest to give up: fewest points, then lowest power, plain
     suits before trumps when ``avoid_trumps``."""
-    trumps = suit_mask(T, contract, TRUMP)
+    trumps = _suit(T, contract, TRUMP)
     pool = mask & ~trumps if avoid_trumps and mask & ~trumps else mask
     best, best_cost = -1, 1 << 30
     rest = pool
     while rest:
         card = lowest_bit_index(rest)
         rest &= rest - 1
-        cost = card_points(T, card) * 16 + power(T, contract, card)
+        cost = _pts(T, card) * 16 + _pw(T, contract, card)
         if (np.int64(1) << card) & trumps:
             cost += 8
         if cost < best_cost:
@@ -427,50 +443,50 @@ def _lowest(mask, T, contract, avoid_trumps):
     return best
 
 
-@kernel
+@hot
 def _extreme_power(mask, T, contract, highest):
     best, best_power = -1, 0
     rest = mask
     while rest:
         card = lowest_bit_index(rest)
         rest &= rest - 1
-        p = power(T, contract, card)
+        p = _pw(T, contract, card)
         if best < 0 or (p > best_power if highest else p < best_power):
             best, best_power = card, p
     return best
 
 
-@kernel
+@hot
 def _most_points(mask, T, contract):
     """The card of ``mask`` with the most points (plain cards first): to fill a sure trick."""
-    trumps = suit_mask(T, contract, TRUMP)
+    trumps = _suit(T, contract, TRUMP)
     pool = mask & ~trumps if mask & ~trumps else mask
     best, best_value = -1, -(1 << 30)
     rest = pool
     while rest:
         card = lowest_bit_index(rest)
         rest &= rest - 1
-        value = card_points(T, card) * 16 - power(T, contract, card)
+        value = _pts(T, card) * 16 - _pw(T, contract, card)
         if value > best_value:
             best, best_value = card, value
     return best
 
 
-@kernel
+@hot
 def _void_cards(st, seat, T, contract):
     voids = st[S_VOIDS + seat]
     out = np.int64(0)
     for s in range(5):
         if voids >> s & 1:
-            out |= suit_mask(T, contract, s)
+            out |= _suit(T, contract, s)
     return out
 
 
-@kernel
+@hot
 def _trick_points(st, T):
     total = 0
     for i in range(st[S_N_PLAYED]):
-        total += card_points(T, st[S_TRICK + i])
+        total += _pts(T, st[S_TRICK + i])
     return total
 
 
@@ -489,7 +505,7 @@ def choose_card(kind, legal, st, T, params, rng):
     return _defender_card(legal, st, T, params)
 
 
-@kernel
+@hot
 def _unseen(st, seat):
     """Cards neither held by ``seat`` nor played: in the other two hands or the Skat."""
     return FULL32 & ~st[S_PLAYED] & ~st[S_HAND + seat]
@@ -500,7 +516,7 @@ def _declarer_card(legal, st, T, params):
     contract = st[S_CONTRACT]
     seat = st[S_TO_MOVE]
     hand = st[S_HAND + seat]
-    trumps = suit_mask(T, contract, TRUMP)
+    trumps = _suit(T, contract, TRUMP)
     unseen = _unseen(st, seat)
     n = st[S_N_PLAYED]
     if n == 0:
@@ -515,22 +531,22 @@ def _declarer_card(legal, st, T, params):
         # cash plain masters the defenders must follow (no trumps out, or nobody void)
         defenders_void = _void_cards(st, (seat + 1) % 3, T, contract) | _void_cards(st, (seat + 2) % 3, T, contract)
         for suit in range(4):
-            mine = legal & suit_mask(T, contract, suit)
+            mine = legal & _suit(T, contract, suit)
             if mine == 0:
                 continue
             top = _extreme_power(mine, T, contract, True)
-            if _beaters(T, contract, top) & unseen & suit_mask(T, contract, suit) == 0:
-                if out == 0 or not defenders_void & suit_mask(T, contract, suit):
+            if _beaters(T, contract, top) & unseen & _suit(T, contract, suit) == 0:
+                if out == 0 or not defenders_void & _suit(T, contract, suit):
                     return top
         plain = legal & ~trumps
         if plain:
             # the longest plain suit's cheapest card
             best_suit, best_len = 0, -1
             for suit in range(4):
-                length = popcount(plain & suit_mask(T, contract, suit))
+                length = popcount(plain & _suit(T, contract, suit))
                 if length > best_len:
                     best_suit, best_len = suit, length
-            return _lowest(plain & suit_mask(T, contract, best_suit), T, contract, True)
+            return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
         return _extreme_power(legal, T, contract, False)
     return _follow(legal, st, T, params, unseen, n, hand)
 
@@ -541,7 +557,7 @@ def _follow(legal, st, T, params, unseen, n, hand):
     contract = st[S_CONTRACT]
     best = st[S_TRICK + st[S_WIN_POS]]
     beating = legal & _beaters(T, contract, best)
-    trumps = suit_mask(T, contract, TRUMP)
+    trumps = _suit(T, contract, TRUMP)
     points = _trick_points(st, T)
     if beating == 0:
         return _lowest(legal, T, contract, True)
@@ -573,33 +589,33 @@ def _defender_card(legal, st, T, params):
     seat = st[S_TO_MOVE]
     declarer = st[S_DECLARER]
     hand = st[S_HAND + seat]
-    trumps = suit_mask(T, contract, TRUMP)
+    trumps = _suit(T, contract, TRUMP)
     unseen = _unseen(st, seat)
     n = st[S_N_PLAYED]
     if n == 0:
         declarer_void = _void_cards(st, declarer, T, contract)
         # cash a plain master the declarer must follow
         for suit in range(4):
-            mine = legal & suit_mask(T, contract, suit)
-            if mine == 0 or declarer_void & suit_mask(T, contract, suit):
+            mine = legal & _suit(T, contract, suit)
+            if mine == 0 or declarer_void & _suit(T, contract, suit):
                 continue
             top = _extreme_power(mine, T, contract, True)
-            if _beaters(T, contract, top) & unseen & suit_mask(T, contract, suit) == 0:
+            if _beaters(T, contract, top) & unseen & _suit(T, contract, suit) == 0:
                 return top
         plain = legal & ~trumps
         if plain:
             # attack the declarer's short suit: one he has shown void in first (he must trump),
             # else our longest; lead low
             for suit in range(4):
-                mine = plain & suit_mask(T, contract, suit)
-                if mine and declarer_void & suit_mask(T, contract, suit) and not declarer_void & trumps:
+                mine = plain & _suit(T, contract, suit)
+                if mine and declarer_void & _suit(T, contract, suit) and not declarer_void & trumps:
                     return _lowest(mine, T, contract, True)
             best_suit, best_len = 0, -1
             for suit in range(4):
-                length = popcount(plain & suit_mask(T, contract, suit))
+                length = popcount(plain & _suit(T, contract, suit))
                 if length > best_len:
                     best_suit, best_len = suit, length
-            return _lowest(plain & suit_mask(T, contract, best_suit), T, contract, True)
+            return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
         return _extreme_power(legal, T, contract, False)
     winner = (st[S_LEADER] + st[S_WIN_POS]) % 3
     best = st[S_TRICK + st[S_WIN_POS]]
@@ -628,7 +644,7 @@ def _null_card(legal, st, T):
             return _extreme_power(legal, T, contract, False)
         best = st[S_TRICK + st[S_WIN_POS]]
         led_suit = eff_suit(T, contract, st[S_TRICK])
-        if legal & suit_mask(T, contract, led_suit) == 0:
+        if legal & _suit(T, contract, led_suit) == 0:
             return _extreme_power(legal, T, contract, True)  # unblock: shed the highest card
         under = legal & ~_beaters(T, contract, best)
         if under:
@@ -640,25 +656,25 @@ def _null_card(legal, st, T):
         if st[S_OUVERT]:
             # lead where the declarer cannot duck under our lowest card
             for suit in range(4):
-                mine = legal & suit_mask(T, contract, suit)
-                his = declarer_hand & suit_mask(T, contract, suit)
+                mine = legal & _suit(T, contract, suit)
+                his = declarer_hand & _suit(T, contract, suit)
                 if mine and his:
                     low = _extreme_power(mine, T, contract, False)
                     if his & ~_beaters(T, contract, low) == 0:
                         return low
         best_suit, best_len = -1, 99
         for suit in range(4):
-            mine = legal & suit_mask(T, contract, suit)
+            mine = legal & _suit(T, contract, suit)
             length = popcount(mine)
-            if length and length < best_len and not declarer_void & suit_mask(T, contract, suit):
+            if length and length < best_len and not declarer_void & _suit(T, contract, suit):
                 best_suit, best_len = suit, length
         if best_suit < 0:
             return _extreme_power(legal, T, contract, False)
-        return _extreme_power(legal & suit_mask(T, contract, best_suit), T, contract, False)
+        return _extreme_power(legal & _suit(T, contract, best_suit), T, contract, False)
     winner = (st[S_LEADER] + st[S_WIN_POS]) % 3
     best = st[S_TRICK + st[S_WIN_POS]]
     led_suit = eff_suit(T, contract, st[S_TRICK])
-    if legal & suit_mask(T, contract, led_suit) == 0:
+    if legal & _suit(T, contract, led_suit) == 0:
         return _extreme_power(legal, T, contract, True)  # a discard: our highest card
     if winner == declarer:
         under = legal & ~_beaters(T, contract, best)

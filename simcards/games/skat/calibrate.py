@@ -109,7 +109,7 @@ def main(argv=None) -> None:
     print(f"grand: win rate {won[:, B.GRAND].mean():.3f}; grand_center = {-beta[0]:.2f}")
     for name, b in zip(GRAND_FEATURES, beta[1:]):
         print(f"  {name} = {b:.2f}")
-    danger = np.array([B.null_danger(int(h)) for h in hands10], dtype=float)
+    danger = np.array([B.null_danger(int(h), T) for h in hands10], dtype=float)
     beta = logistic_fit(danger[:, None], won[:, B.NULL].astype(float))
     print(f"null: win rate {won[:, B.NULL].mean():.3f}; null_center = {beta[0] / -beta[1]:.2f}, "
           f"null_scale = {1 / -beta[1]:.2f}")

@@ -91,6 +91,7 @@ LAYOUT = Layout(
     base=(N_CONTRACTS,),  # base value (suits, Grand) or the plain Null value
     trump_order=(N_CONTRACTS, MAX_TRUMPS),  # the trumps from the club jack down (-1 padded)
     n_trumps=(N_CONTRACTS,),  # trumps in the order (11 suit, 4 Grand, 0 Null)
+    null_danger=(256,),  # the Null danger of one suit's holding (a byte of rank bits)
     beaters=(N_CONTRACTS, N_CARDS),  # cards that take a trick from this card (played after it)
     eff_suit=(N_CONTRACTS, N_CARDS),
     power=(N_CONTRACTS, N_CARDS),
@@ -103,6 +104,21 @@ T_BASE = LAYOUT.offset("base")
 T_TRUMP_ORDER = LAYOUT.offset("trump_order")
 T_N_TRUMPS = LAYOUT.offset("n_trumps")
 T_BEATERS = LAYOUT.offset("beaters")
+T_NULL_DANGER = LAYOUT.offset("null_danger")
+T_POWER = LAYOUT.offset("power")
+T_EFF_SUIT = LAYOUT.offset("eff_suit")
+T_SUIT_MASKS = LAYOUT.offset("suit_masks")
+
+
+def null_suit_danger(byte: int) -> int:
+    """How far a suit's cards sit above the safe Null ladder 7-9-J-K: the k-th lowest card
+    (from 0) is safe at natural rank 2k or below; each rank above adds one."""
+    danger, k = 0, 0
+    for rank in range(8):
+        if byte >> rank & 1:
+            danger += max(0, rank - 2 * k)
+            k += 1
+    return danger
 
 
 def contract_tables(contract: int):
@@ -161,7 +177,8 @@ def build_tables(options: dict) -> np.ndarray:
                         not same and eff[contract, other] == TRUMP):
                     beaters[contract, card] |= 1 << other
     return LAYOUT.pack(rules=rules, points=points, ladder=np.array(BID_LADDER), base=base,
-                       trump_order=order, n_trumps=n_trumps, beaters=beaters, eff_suit=eff, power=power,
+                       trump_order=order, n_trumps=n_trumps, beaters=beaters,
+                       null_danger=np.array([null_suit_danger(b) for b in range(256)]), eff_suit=eff, power=power,
                        suit_masks=masks)
 
 
