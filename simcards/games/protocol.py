@@ -146,6 +146,9 @@ class Game:
     bench: tuple[BenchEntry, ...] = (BenchEntry("random"), BenchEntry("heuristic"))
     tricks_per_deal: int
     card_points_total: int
+    # deals that form one game of a tournament for deal-unit rulesets (an option
+    # ``deals_per_match`` overrides it)
+    deals_per_game: int = 16
     # published figures of people's play the report sets beside the bots' (bot sanity section)
     published_references: tuple[str, ...] = ()
 

@@ -76,6 +76,7 @@ class SkatGame(Game):
                            lambda frames: _seat_values(frames, "score")),
     }
     bench = (BenchEntry("random"), BenchEntry("heuristic", 200_000))
+    deals_per_game = 36  # a tournament series: 36 deals, placed by Seeger-Fabian totals
     published_references = (
         "Skat-Online, 17,967,106 tournament games: 4.9% of deals passed in; of the games played "
         "Diamonds 10.7%, Hearts 13.4%, Spades 16.2%, Clubs 21.1%, Grand 32.2%, Null 6.4%; the "
