@@ -42,6 +42,8 @@ from simcards.games.skat.bots import (
     holds,
     kontra_call,
     re_call,
+    threshold_logits,
+    N_LOGITS,
 )
 from simcards.games.skat.columns import DEAL_COLUMNS
 from simcards.games.skat.rules import NULL, PASSED, R_KONTRA, R_SCORING, SCORING_SEEGER, T_RULES
@@ -119,18 +121,19 @@ def auction(dealer, kinds, limits, T, rng, bid_by, pass_at):
 
 @kernel
 def contract_phase(hands, skat, dealer, T, kinds, params, rng, plans, limits, ests, bid_by,
-                   pass_at, decl, kontra_rule, played):
+                   pass_at, decl, kontra_rule, played, logits):
     """Bidding plans, the auction, the declaration and (with ``kontra_rule``) Kontra and Re,
     all from the deal's contract stream ``rng``: returns (declarer, bid, the declarer's
     estimate of his game); ``decl`` gets [contract, Hand, Schneider announced, Schwarz
     announced, Ouvert, discard, kontra]. Every seat's plan, limit and estimate are left in
-    ``plans``, ``limits`` and ``ests``; ``played`` is scratch."""
+    ``plans``, ``limits`` and ``ests``; ``played`` is scratch; ``logits`` are the seats'
+    `threshold_logits`."""
     for seat in range(3):
         ests[seat] = 0.0
         limits[seat] = 0
         plans[seat, 1] = -1
         if kinds[seat] != 0:
-            ests[seat] = bidding_plan(hands[seat], T, params[seat], plans[seat])
+            ests[seat] = bidding_plan(hands[seat], T, params[seat], logits[seat], plans[seat])
             limits[seat] = plans[seat, 0]
     declarer, bid = auction(dealer, kinds, limits, T, rng, bid_by, pass_at)
     if declarer < 0:
@@ -199,13 +202,15 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
     res = np.zeros(N_SETTLE, dtype=np.int64)
     seeger_scoring = T[T_RULES + R_SCORING] == SCORING_SEEGER
     kontra_rule = T[T_RULES + R_KONTRA] != 0
+    logits = np.empty((3, N_LOGITS), dtype=np.float64)
+    threshold_logits(params, logits)
     for k in range(n):
         index = start + k
         dealer, skat = deal_cards(seed, index, hands, deck, rng)
         reset_stream(rng, seed, index, STREAM_CONTRACT)
         declarer, bid, d_est = contract_phase(hands, skat, dealer, T, kinds, params, rng, plans,
                                               limits, ests, bid_by, pass_at, decl, kontra_rule,
-                                              played)
+                                              played, logits)
         out[C_DEAL_INDEX, k] = index
         out[C_DEALER, k] = dealer
         out[C_SKAT, k] = skat

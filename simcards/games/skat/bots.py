@@ -180,36 +180,69 @@ def null_danger(hand, T):
 
 
 @kernel
-def estimate(hand, contract, T, params):
-    """Estimated chance (0..1) to win ``contract`` with these ten cards."""
+def zscore(hand, contract, T, params):
+    """The estimate of ``contract`` on the logistic (log-odds) scale."""
     if contract == NULL:
-        return _logistic((params[P_N_CENTER] - null_danger(hand, T)) / params[P_N_SCALE])
+        return (params[P_N_CENTER] - null_danger(hand, T)) / params[P_N_SCALE]
     if contract == GRAND:
-        return _logistic((grand_score(hand, params) - params[P_G_CENTER]) / params[P_G_SCALE])
-    return _logistic((suit_score(hand, contract, params) - params[P_S_CENTER]) / params[P_S_SCALE])
+        return (grand_score(hand, params) - params[P_G_CENTER]) / params[P_G_SCALE]
+    return (suit_score(hand, contract, params) - params[P_S_CENTER]) / params[P_S_SCALE]
 
 
 @kernel
-def bidding_plan(hand, T, params, plan):
+def estimate(hand, contract, T, params):
+    """Estimated chance (0..1) to win ``contract`` with these ten cards."""
+    return _logistic(zscore(hand, contract, T, params))
+
+
+# the thresholds on the log-odds scale, computed once per seat (`threshold_logits`)
+L_SUIT, L_GRAND, L_NULL, L_HAND, L_OUVERT = range(5)
+N_LOGITS = 5
+
+
+@kernel
+def _logit(p):
+    if p <= 0.0:
+        return -1e300
+    if p >= 1.0:
+        return 1e300
+    return math.log(p / (1.0 - p))
+
+
+@kernel
+def threshold_logits(params, out):
+    """Each seat's family thresholds as log-odds into ``out`` [seats, N_LOGITS]: bidding then
+    compares scores without an exponential per game."""
+    for seat in range(out.shape[0]):
+        out[seat, L_SUIT] = _logit(params[seat, P_T_SUIT])
+        out[seat, L_GRAND] = _logit(params[seat, P_T_GRAND])
+        out[seat, L_NULL] = _logit(params[seat, P_T_NULL])
+        out[seat, L_HAND] = _logit(params[seat, P_T_HAND])
+        out[seat, L_OUVERT] = _logit(params[seat, P_T_OUVERT])
+
+
+@kernel
+def bidding_plan(hand, T, params, logits, plan):
     """The heuristic bidder's plan for ten cards into ``plan``: [limit (0: will not bid),
-    contract, Hand, Ouvert] and returns the estimate of that contract. The limit is the highest
-    value among contracts whose estimate clears its family's threshold, counting the matadors
+    contract, Hand, Ouvert] and returns the estimate of that contract (without a plan: its best
+    estimate). The limit is the highest value among contracts whose estimate clears its
+    family's threshold (``logits``: the seat's row of `threshold_logits`), counting the matadors
     of the ten cards (the Skat may change them)."""
     plan[0], plan[1], plan[2], plan[3] = 0, PLAN_NONE, 0, 0
-    best_est = 0.0
-    top_est = 0.0
+    best_z = -1e300
+    top_z = -1e300
     for contract in range(6):
-        p = estimate(hand, contract, T, params)
-        if p > top_est:
-            top_est = p
-        threshold = params[P_T_NULL] if contract == NULL else (
-            params[P_T_GRAND] if contract == GRAND else params[P_T_SUIT])
-        if p < threshold:
+        z = zscore(hand, contract, T, params)
+        if z > top_z:
+            top_z = z
+        threshold = logits[L_NULL] if contract == NULL else (
+            logits[L_GRAND] if contract == GRAND else logits[L_SUIT])
+        if z < threshold:
             continue
-        hand_game = p >= params[P_T_HAND]
+        hand_game = z >= logits[L_HAND]
         ouvert = 0
         if contract == NULL:
-            ouvert = int(p >= params[P_T_OUVERT])
+            ouvert = int(z >= logits[L_OUVERT])
             value = 23
             if ouvert:
                 value = 59 if hand_game else 46
@@ -220,8 +253,8 @@ def bidding_plan(hand, T, params, plan):
             value = T[T_BASE + contract] * (abs(m) + 1 + int(hand_game))
         if value > plan[0]:
             plan[0], plan[1], plan[2], plan[3] = value, contract, int(hand_game), ouvert
-            best_est = p
-    return best_est if plan[1] != PLAN_NONE else top_est
+            best_z = z
+    return _logistic(best_z if plan[1] != PLAN_NONE else top_z)
 
 
 # ---------------------------------------------------------------- bidding calls
@@ -492,7 +525,7 @@ def _trick_points(st, T):
     return total
 
 
-@kernel
+@hot
 def choose_card(kind, legal, st, T, params, rng):
     """The card a bot plays from ``legal``."""
     if kind == RANDOM:
@@ -513,7 +546,7 @@ def _unseen(st, seat):
     return FULL32 & ~st[S_PLAYED] & ~st[S_HAND + seat]
 
 
-@kernel
+@hot
 def _declarer_card(legal, st, T, params):
     contract = st[S_CONTRACT]
     seat = st[S_TO_MOVE]
@@ -585,7 +618,7 @@ def _follow(legal, st, T, params, unseen, n, hand):
     return _lowest(legal, T, contract, True)
 
 
-@kernel
+@hot
 def _defender_card(legal, st, T, params):
     contract = st[S_CONTRACT]
     seat = st[S_TO_MOVE]
@@ -635,7 +668,7 @@ def _defender_card(legal, st, T, params):
     return _follow(legal, st, T, params, unseen, n, hand)
 
 
-@kernel
+@hot
 def _null_card(legal, st, T):
     contract = NULL
     seat = st[S_TO_MOVE]

@@ -291,10 +291,12 @@ class SkatGame(Game):
         pass_at = np.zeros(3, dtype=np.int64)
         decl = np.zeros(7, dtype=np.int64)
         kontra_rule = bool(self.options["kontra"])
+        logits = np.empty((3, sbots.N_LOGITS), dtype=np.float64)
+        sbots.threshold_logits(params, logits)
         declarer, bid, _ = _play.contract_phase(np.asarray(masks, dtype=np.int64), skat, dealer,
                                                 self.tables, kinds, params, rng, plans, limits,
                                                 ests, bid_by, pass_at, decl, kontra_rule,
-                                                np.empty(3, dtype=np.int64))
+                                                np.empty(3, dtype=np.int64), logits)
         hands = [int(h) for h in masks]
         if declarer < 0:
             return SkatState(self, hands, skat, dealer)
