@@ -260,3 +260,36 @@ def test_heuristic_rows_settle_as_the_public_function():
         assert res["won"] == row["won"] and res["value"] == row["value"]
         assert res["declarer_score"] == row[f"seeger_{d}"]
         assert all(row[f"seeger_{s}"] == res["defender_score"] for s in range(3) if s != d)
+
+
+def test_kontra_doubles_the_list_value_and_needs_the_option():
+    game = simcards.load("skat", kontra=True)
+    deals = game.simulate(600, seed=5, bots="random")
+    games = deals.filter(deals["contract"] >= 0)
+    assert set(games["kontra"].to_list()) == {0, 1, 2}
+    for row in games.iter_rows(named=True):
+        d = row["declarer"]
+        cards = DECK32.hand_codes(row[f"hand_{d}"] | row["skat"])
+        res = settle(cards, CONTRACTS[row["contract"]], row["final_bid"], row["points_declarer"],
+                     row["tricks_declarer"], hand=row["hand_game"], ouvert=row["ouvert"])
+        assert row[f"list_{d}"] == res["declarer_score"] * 2 ** row["kontra"]
+        assert row[f"seeger_{d}"] == row[f"list_{d}"] + (50 if row["won"] else -50)
+    with pytest.raises(UserError, match="kontra"):
+        GAME.deal(hands=[REARHAND, FOREHAND, MIDDLEHAND], dealer=0, declarer=1, contract="hearts",
+                  discard=["JC", "JD"], kontra=1)
+
+
+def test_suit_ouvert_is_hand_with_schwarz_announced_and_shows_the_hand():
+    state = GAME.deal(hands=[REARHAND, FOREHAND, MIDDLEHAND], dealer=0, declarer=1,
+                      contract="hearts", ouvert=True)
+    assert state.hand_game and state.schwarz_announced and state.schneider_announced
+    assert state.declarer_hand == state.hand(1)
+    rng = random.Random(2)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    res = state.result()
+    assert res["schwarz_announced"] and res["ouvert"]
+    # the value counts Hand, Schneider and Schwarz announced and Ouvert, as the public function does
+    cards = DECK32.hand_codes(DECK32.parse_hand(FOREHAND) | DECK32.parse_hand(["JC", "JD"]))
+    expected = settle(cards, "hearts", 18, res["points_declarer"], res["tricks_declarer"], ouvert=True)
+    assert res["value"] == expected["value"] and res["won"] == expected["won"]
