@@ -127,3 +127,12 @@ def test_shipped_bots_win_75_to_88_percent_and_rarely_pass():
     games = deals.filter(pl.col("contract") >= 0)
     assert 0.75 <= games["won"].mean() <= 0.88
     assert 1 - games.height / deals.height < 0.10
+
+
+def test_a_tournament_with_more_entrants_than_seats_has_a_settings_section():
+    """Generic: the settings section takes no bots when the entrants outnumber the seats."""
+    from simcards.report import settings_section
+
+    section = settings_section(GAME, None)
+    assert [t.name for t in section.tables] == ["rule_options"]
+    assert [t.name for t in settings_section(GAME, "heuristic").tables] == ["rule_options", "bot_settings"]
