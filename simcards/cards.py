@@ -121,7 +121,7 @@ class Deck:
 
 DECK32 = Deck("32-card", ("7", "8", "9", "10", "J", "Q", "K", "A"))
 DECK52 = Deck("52-card", ALL_RANKS)
-DECK48 = Deck("Doppelkopf", ("9", "10", "J", "Q", "K", "A"), copies=2)
+DECK48 = Deck("48-card", ("9", "10", "J", "Q", "K", "A"), copies=2)
 
 
 def suit_index(suit: str) -> int:

@@ -25,19 +25,19 @@ SANITY_UNITS = {"deal": 20_000, "match": 300}
 def settings_section(game, bots: Any, seat_names: list[str] | None = None,
                      bots_caption: str = "Bots at each seat") -> Section:
     """The rule options and every seat's bot settings as tables (* marks a changed value)."""
-    kind_ids, params = game.resolve_bots(bots)
-    names = {v: k for k, v in game.bots.kinds.items()}
-    kinds = [names.get(int(k), str(k)) for k in kind_ids]
-    from simcards.games.botspec import _per_seat
-    from simcards.games.userbots import is_user_spec
-
-    for seat, item in enumerate(_per_seat(bots, game.n_seats) or []):
-        if is_user_spec(item):  # a user's bot: its kind and import path
-            kinds[seat] = f"{item['kind']} {item['entry']}"
     seat_names = seat_names or [f"seat {s}" for s in game.seats]
     options = options_table([(o.name, game.options[o.name], o.default, o.doc) for o in game.option_specs])
     tables = [Table("rule_options", options, "Rule options of this ruleset")]
-    if bots is not None:
+    if bots is not None:  # None: the rule options only (a tournament with more bots than seats)
+        kind_ids, params = game.resolve_bots(bots)
+        names = {v: k for k, v in game.bots.kinds.items()}
+        kinds = [names.get(int(k), str(k)) for k in kind_ids]
+        from simcards.games.botspec import _per_seat
+        from simcards.games.userbots import is_user_spec
+
+        for seat, item in enumerate(_per_seat(bots, game.n_seats) or []):
+            if is_user_spec(item):  # a user's bot: its kind and import path
+                kinds[seat] = f"{item['kind']} {item['entry']}"
         tables.append(Table("bot_settings", bots_table(seat_names, kinds, params.tolist(),
                                                        game.bots.params),
                             f"{bots_caption} (* a value changed from its default)"))

@@ -61,7 +61,7 @@ def test_doppelkopf_ids_have_two_copies():
     assert DECK48.parse_hand(["QC", "QC"]) == (1 << 3) | (1 << 27)
     assert DECK48.parse_hand("10H 10H AD") == (1 << 13) | (1 << 37) | (1 << 11)
     assert DECK48.hand_codes((1 << 3) | (1 << 27) | (1 << 0)) == ["9C", "QC", "QC"]
-    with pytest.raises(ValueError, match=r"'QC' appears more often than the Doppelkopf deck holds it \(2x\)"):
+    with pytest.raises(ValueError, match=r"'QC' appears more often than the 48-card deck holds it \(2x\)"):
         DECK48.parse_hand(["QC", "QC", "QC"])
 
 
@@ -87,7 +87,7 @@ def test_bad_card_messages():
                               "and suits C, D, H, S")
     with pytest.raises(ValueError) as err:
         DECK48.card_id("8S")
-    assert "'8S' is not a card in the Doppelkopf deck; ranks are 9-10, J, Q, K, A" in str(err.value)
+    assert "'8S' is not a card in the 48-card deck; ranks are 9-10, J, Q, K, A" in str(err.value)
     for bad in ["", "H", "10", "10X", "JJ", "11H", "A H", "XH", "1OH", 7, None]:
         with pytest.raises(ValueError, match="is not a card"):
             DECK32.card_id(bad)

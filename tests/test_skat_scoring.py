@@ -103,3 +103,49 @@ def test_settle_null():
 def test_bad_input_says_what_is_allowed(call, needle):
     with pytest.raises(ValueError, match=needle):
         call()
+
+
+@pytest.mark.parametrize("held, expected", [
+    (["JC"], (1, True)), (["JC", "JS"], (2, True)), (["JC", "JS", "JH"], (3, True)),
+    (["JC", "JS", "JH", "JD"], (4, True)), (["JS", "JH", "JD"], (1, False)),
+    (["JH", "JD"], (2, False)), (["JD"], (3, False)), ([], (4, False)),
+])
+def test_grand_with_and_without_one_to_four(held, expected):
+    filler = ["AC", "10C", "KC", "QC", "9C", "8C", "7C", "AS", "10S", "KS", "QS", "9S"]
+    cards = held + filler[:12 - len(held)]
+    assert matadors(cards, "grand") == expected
+    count, _ = expected
+    assert game_value(cards, "grand") == 24 * (count + 1)
+
+
+def test_suit_matadors_up_to_eleven_with_and_without():
+    run = ["JC", "JS", "JH", "JD", "AH", "10H", "KH", "QH", "9H", "8H", "7H"]
+    for k in range(1, 12):
+        with_k = run[:k] + ["AS", "10S", "KS", "QS", "9S", "8S", "7S", "AD", "10D", "KD", "QD"][:12 - k]
+        assert matadors(with_k, "hearts") == (k, True)
+        without_k = run[k:] + ["AS", "10S", "KS", "QS", "9S", "8S", "7S", "AD", "10D", "KD", "QD", "9D"][:12 - (11 - k)]
+        assert matadors(without_k, "hearts") == (min(k, 11), False)
+
+
+def test_hand_schneider_schwarz_and_a_declarer_schneider_or_schwarz_himself():
+    # Hearts with 2 Hand: 10 x (2 + 1 + 1); Schneider reached adds one, Schwarz one more
+    hand = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=70, declarer_tricks=7, hand=True)
+    assert hand["won"] and hand["value"] == 40
+    schneider = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=95, declarer_tricks=8, hand=True)
+    assert schneider["schneider"] and schneider["value"] == 50
+    schwarz = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=120, declarer_tricks=10, hand=True)
+    assert schwarz["schwarz"] and schwarz["value"] == 60 and schwarz["declarer_score"] == 60
+    # the declarer is Schneider himself (30 points or fewer): lost, valued with Schneider
+    self_schneider = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=30, declarer_tricks=3)
+    assert not self_schneider["won"] and self_schneider["value"] == 40
+    assert self_schneider["declarer_score"] == -80
+    # ... or Schwarz himself (no trick): Schneider and Schwarz both count
+    self_schwarz = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=0, declarer_tricks=0)
+    assert self_schwarz["schwarz"] and self_schwarz["value"] == 50 and self_schwarz["declarer_score"] == -100
+    # Schwarz announced and made: 10 x (2 + 1 + hand + schneider + ann + schwarz + ann) = 80
+    made = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=120, declarer_tricks=10, hand=True,
+                  schwarz_announced=True)
+    assert made["won"] and made["value"] == 80
+    missed = settle(HEARTS_WITH_2, "hearts", bid=18, declarer_points=119, declarer_tricks=9, hand=True,
+                    schwarz_announced=True)
+    assert not missed["won"] and missed["value"] == 80 and missed["declarer_score"] == -160

@@ -27,6 +27,8 @@ def parse_deal(hands: Any, deck: Deck, n_seats: int = 4) -> np.ndarray:
     seen = 0
     for seat, hand in enumerate(hands):
         mask = deck.parse_hand(hand)
+        if deck.copies > 1:  # a repeated code takes a copy no earlier hand holds
+            mask = _free_copies(deck, hand, seen)
         count = bin(mask).count("1")
         if count != size:
             raise UserError(f"hand {seat} has {count} cards; each hand holds {size}")
@@ -36,6 +38,23 @@ def parse_deal(hands: Any, deck: Deck, n_seats: int = 4) -> np.ndarray:
         seen |= mask
         masks[seat] = mask
     return masks
+
+
+def _free_copies(deck: Deck, hand: Any, taken: int) -> int:
+    """The mask of ``hand`` (card codes) in a deck holding each card several times: each code
+    takes the first copy neither ``taken`` nor the hand itself holds yet."""
+    codes = hand.split() if isinstance(hand, str) else list(hand)
+    per_copy = 4 * deck.n_ranks
+    mask = 0
+    for code in codes:
+        card = deck.card_id(code)
+        while (taken | mask) >> card & 1:
+            card += per_copy
+            if card >= deck.n_cards:
+                raise UserError(f"{code!r} is dealt more often than the {deck.name} deck holds it "
+                                f"({deck.copies}x)")
+        mask |= 1 << card
+    return mask
 
 
 def deal_source(hands: Any, seed: Any, index: Any) -> tuple[int, int] | None:
@@ -97,12 +116,23 @@ class TrickState:
     def legal_moves(self) -> list[str]:
         return self.game.deck.hand_codes(self.legal_mask())
 
+    def _held_copy(self, card: int, legal: int) -> int:
+        """In a deck holding every card more than once, a code names the first copy the seat
+        may play (Doppelkopf's identical cards); ``card`` is the first copy's id."""
+        deck = self.game.deck
+        for copy in range(deck.copies):
+            other = card + copy * 4 * deck.n_ranks
+            if legal >> other & 1:
+                return other
+        return card
+
     def play(self, code: str):
         """Play ``code`` for the seat to move; IllegalMove names the card and the legal ones."""
         if self.is_over:
             raise IllegalMove(f"{code!r} cannot be played: the deal is over")
         card = self.game.deck.card_id(code)
         legal = self.legal_mask()
+        card = self._held_copy(card, legal)
         if not legal >> card & 1:
             seat = self.to_move
             held = int(self._st[S.S_HAND + seat]) >> card & 1

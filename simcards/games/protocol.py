@@ -154,6 +154,9 @@ class Game:
     bench: tuple[BenchEntry, ...] = (BenchEntry("random"), BenchEntry("heuristic"))
     tricks_per_deal: int
     card_points_total: int
+    # deals that form one game of a tournament for deal-unit rulesets (an option
+    # ``deals_per_match`` overrides it)
+    deals_per_game: int = 16
     # published figures of people's play the report sets beside the bots' (bot sanity section)
     published_references: tuple[str, ...] = ()
     user_bots = None  # a simcards.games.userbots.Support where the ruleset takes user bots
@@ -254,6 +257,12 @@ class Game:
     def row_totals(self, row: dict) -> tuple[int, int]:
         """(card points, tricks) of a completed deal row, summed over seats or parties."""
         raise NotImplementedError
+
+    def expected_totals(self, row: dict) -> tuple[int, int]:
+        """What `row_totals` of a deal row must be: the deck's card points and tricks, unless
+        the rules end a deal early (a Skat Null lost at the declarer's first trick, a
+        passed-in deal)."""
+        return self.card_points_total, self.tricks_per_deal
 
     def result_row(self, state) -> dict:
         """Column name -> value of the fields of a deal row that ``state`` (over) determines."""

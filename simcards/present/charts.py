@@ -75,9 +75,11 @@ def finish(fig, ax, path: Path, title: str, xlabel: str, ylabel: str,
 
 
 def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: str, ylabel: str,
-              exact: str | None = None, log: bool = False, percent: bool = True) -> None:
+              exact: str | None = None, log: bool = False, percent: bool = True,
+              exact_label: str = "exact") -> None:
     """Bars of ``rate`` per ``label`` with 95% interval whiskers (``lo``/``hi``), and optional
-    exact values as black marks. ``xlabel`` names the categories, ``ylabel`` the measure; many
+    exact values as black marks (``exact_label`` names them: "exact", or a published
+    reference). ``xlabel`` names the categories, ``ylabel`` the measure; many
     or long categories become horizontal bars."""
     labels = [str(v) for v in frame[label].to_list()]
     scale = 100.0 if percent else 1.0
@@ -92,7 +94,7 @@ def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: s
         ax.errorbar(rate, x, xerr=err, fmt="none", ecolor="#222", capsize=3, lw=1)
         if exact is not None and exact in frame.columns:
             ax.scatter(frame[exact].to_numpy().astype(float) * scale, x, marker="|", s=300,
-                       color="black", zorder=3, label="exact")
+                       color="black", zorder=3, label=exact_label)
         category_ticks(ax, x, labels, axis="y")
         ax.invert_yaxis()
         if log:
@@ -106,7 +108,7 @@ def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: s
     ax.errorbar(x, rate, yerr=err, fmt="none", ecolor="#222", capsize=3, lw=1)
     if exact is not None and exact in frame.columns:
         values = frame[exact].to_numpy().astype(float) * scale
-        ax.scatter(x, values, marker="_", s=400, color="black", zorder=3, label="exact")
+        ax.scatter(x, values, marker="_", s=400, color="black", zorder=3, label=exact_label)
     category_ticks(ax, x, labels)
     if log:
         ax.set_yscale("log")

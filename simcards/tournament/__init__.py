@@ -111,7 +111,7 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
     - ``seed``, ``start``: the run seed and first match index; the same arguments always give
       the same tournament.
     - ``deals_per_game``: for deal-unit rulesets (Klaverjassen), deals that form one game
-      (default: the ruleset's ``deals_per_match`` option, else 16).
+      (default: the ruleset's ``deals_per_match`` option, else its ``deals_per_game``).
     - ``rotate``: False plays only rotation 0 (each entrant keeps its seat).
 
     Returns a `TournamentResult` (rating table, rating history, placing counts with 95% Wilson
@@ -133,7 +133,7 @@ def tournament(ruleset: str | Game, entrants: Any, n_games: int, seed: int = 0,
     if game.unit == "match":
         dpg = 1
     else:
-        dpg = deals_per_game or int(game.options.get("deals_per_match", 16))
+        dpg = deals_per_game or int(game.options.get("deals_per_match", game.deals_per_game))
         dpg = check_count("deals_per_game", dpg, 1)
 
     table = Ratings(start=start_rating)

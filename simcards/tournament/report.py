@@ -78,9 +78,10 @@ def run_tournament(config: TournamentConfig) -> dict[str, Path]:
         settings_section(game, None)
     section = Section(
         "Tournament",
-        f"{len(config.entrants)} bots play {config.ruleset}: every table of four plays "
+        f"{len(config.entrants)} bots play {config.ruleset}: every table of {game.n_seats} plays "
         f"{config.games:,} games, each once in every seat rotation over the same deals, and "
-        "every game updates the four-player Elo ratings (start 1500, K = 32, changes of 1 to 32).",
+        "every game updates the Elo ratings over the pairs of its placing (start 1500, K = 32, "
+        "changes of 1 to 32).",
         figures=[Figure("ratings.png", "Each bot's rating after every rated game."),
                  Figure("placings.png", "Share of games each bot finished in each place, with 95% "
                         "Wilson intervals (shared places count for each sharer).")],

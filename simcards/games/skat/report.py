@@ -1,0 +1,199 @@
+"""Report sections of Skat runs: the contract mix and the declarer's win rates beside
+Skat-Online's tournament figures, the auction (passed-in deals, bids, values, overbids),
+Schneider, Schwarz, Hand and Ouvert, when a hand is worth bidding (win rate and margin against
+the bidding estimate), and how the bots' play compares with random play on the same games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no screen
+import matplotlib.pyplot as plt
+import polars as pl
+
+from simcards.games.skat import stats
+from simcards.present import charts, fmt
+from simcards.present.render import Figure, Section, Table
+from simcards.present.summary import summary_lines
+
+RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
+REF = f"{stats.SOURCE}"
+PLAY_CHECK_DEALS = 20_000  # deals of the run whose games are played again with other bots
+
+
+def all_tables(deals: pl.LazyFrame) -> dict[str, pl.DataFrame]:
+    return {
+        "passed_in": stats.passed_in_rate(deals),
+        "contract_mix": stats.contract_mix(deals),
+        "win_rate_by_contract": stats.win_rate_by_contract(deals),
+        "win_rate_by_position": stats.win_rate_by_position(deals),
+        "declarer_position": stats.declarer_share_by_position(deals),
+        "schneider_schwarz": stats.schneider_schwarz(deals),
+        "hand_ouvert": stats.hand_and_ouvert(deals),
+        "overbid": stats.overbid_rate(deals),
+        "final_bids": stats.distribution(deals, "final_bid"),
+        "game_values": stats.distribution(deals, "game_value"),
+        "bid_value_means": stats.bid_and_value_summary(deals),
+        "win_by_declare_estimate": stats.win_rate_by_estimate(deals, "declare_est"),
+        "win_by_bid_estimate": stats.win_rate_by_estimate(deals, "bid_est"),
+    }
+
+
+def _rate_text(frame: pl.DataFrame) -> str:
+    row = frame.row(0, named=True)
+    return fmt.rate_ci(row["rate"], row["lo"], row["hi"]) + f" of {row['n']:,}"
+
+
+def _estimate_chart(table: pl.DataFrame, path: Path, title: str, thresholds: list[float]) -> None:
+    """Win rate (with its 95% band) against the estimate, the calibration diagonal, the
+    break-even estimate of the declarer's margin and the bots' thresholds."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    part = table.filter(pl.col("n") >= 30).sort("estimate_bin")
+    if part.height:
+        x = part["mean_estimate"].to_numpy() * 100
+        ax.plot(x, part["rate"].to_numpy() * 100, marker="o", ms=3, label="declarer wins")
+        ax.fill_between(x, part["lo"].to_numpy() * 100, part["hi"].to_numpy() * 100, alpha=0.25)
+    ax.plot([0, 100], [0, 100], color="#888", lw=0.8, ls=":", label="estimate = win rate")
+    even = stats.break_even_estimate(table)
+    if even is not None:
+        ax.axvline(even * 100, color="#222", lw=1.2, label=f"margin > 0 from {even:.0%}")
+    for k, t in enumerate(thresholds):
+        ax.axvline(t * 100, color="#C44E52", lw=1, ls="--", label="bots' thresholds" if k == 0 else None)
+    charts.percent_axis(ax)
+    charts.finish(fig, ax, path, title, "estimate (%)", "declarer wins")
+
+
+def _thresholds(game, run) -> list[float]:
+    try:
+        _, params = game.resolve_bots(run.manifest["config"]["bots"])
+    except (KeyError, TypeError, ValueError):
+        return []
+    names = game.bots.param_names
+    return sorted({float(v) for name in ("suit_threshold", "grand_threshold", "null_threshold")
+                   for v in params[:, names.index(name)]})
+
+
+def play_check(game, run) -> pl.DataFrame | None:
+    """The first games of the run played again from the same declarations: heuristic
+    declarer and defenders, a random declarer, random defenders."""
+    try:
+        deals = run.scan().filter(pl.col("deal_index") < PLAY_CHECK_DEALS).collect()
+        seed = int(run.manifest["seed"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    deals = deals.filter(pl.col("contract") >= 0)
+    if deals.height == 0:
+        return None
+    rows = []
+    for label, declarer_bot, defender_bot in (("heuristic declarer, heuristic defenders", "heuristic", "heuristic"),
+                                              ("random declarer, heuristic defenders", "random", "heuristic"),
+                                              ("heuristic declarer, random defenders", "heuristic", "random")):
+        parts = []
+        for seat in range(3):
+            games = deals.filter(pl.col("declarer") == seat)
+            bots = [declarer_bot if s == seat else defender_bot for s in range(3)]
+            parts.append(game.play_declared(games, seed, bots))
+        played = pl.concat(parts).lazy()
+        rate = played.select(*stats.rate_exprs(pl.col("won"))).collect()
+        points = played.select(*stats.mean_exprs(pl.col("points_declarer"), prefix="points_")).collect()
+        rows.append(pl.concat([pl.DataFrame({"bots": [label]}), rate, points], how="horizontal"))
+    return pl.concat(rows)
+
+
+def build(game, run, out_dir: Path) -> list[Section]:
+    deals = run.scan()
+    t = all_tables(deals)
+    summary = Section(
+        "Summary",
+        "Every figure below is a property of these bots playing Skat, not of the game alone: "
+        "bids, contracts, win rates and Schneider rates move with the bots' thresholds and play. "
+        f"Each stands beside the human reference of {REF}.",
+        headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals, "matches": None}))
+    mix, wins = t["contract_mix"], t["win_rate_by_contract"]
+    if mix.height:
+        charts.rate_bars(mix, "contract", out_dir / "contract_mix.png", title="Contract mix of the games played",
+                         xlabel="contract", ylabel="share of games", exact="reference",
+                         exact_label="Skat-Online")
+        charts.rate_bars(wins, "contract", out_dir / "win_rate_by_contract.png",
+                         title="The declarer's win rate", xlabel="contract", ylabel="declarer wins",
+                         exact="reference", exact_label="Skat-Online")
+    sections = [summary, Section(
+        "Contracts and the declarer's wins",
+        f"Which games the declarers chose, and how often they won them, beside {REF} (black marks). "
+        f"Passed in: {_rate_text(t['passed_in'])} deals (Skat-Online 4.9%). The reference gives "
+        "the suit games' win rates as 77.5-77.9% together; they are spread over the four suits here.",
+        figures=[Figure("contract_mix.png", "Share of each contract among the games played, 95% Wilson "
+                        "intervals; black: Skat-Online."),
+                 Figure("win_rate_by_contract.png", "Declarer's win rate per contract, 95% Wilson "
+                        "intervals; black: Skat-Online.")],
+        tables=[Table("passed_in", t["passed_in"], "Deals passed in (all pass), of all deals",
+                      percent=("reference",)),
+                Table("contract_mix", mix, "Contract mix of the games played", percent=("reference",)),
+                Table("win_rate_by_contract", wins, "Declarer wins per contract", percent=("reference",)),
+                Table("win_rate_by_position", t["win_rate_by_position"],
+                      "Declarer wins by his position at the table and by seat, with the mean final bid"),
+                Table("declarer_position", t["declarer_position"],
+                      "Who becomes declarer: share of games by position")],
+    )]
+    bids = t["final_bids"].rename({"final_bid": "bin"}).with_columns(pl.lit("final bid").alias("series"))
+    values = t["game_values"].rename({"game_value": "bin"}).with_columns(pl.lit("game value").alias("series"))
+    if bids.height:
+        charts.histogram(pl.concat([bids.select("bin", "count", "series"), values.select("bin", "count", "series")]),
+                         out_dir / "bids_and_values.png", title="Final bids and game values",
+                         xlabel="value", series="series", ylabel="share of games", bin_width=1)
+    sections.append(Section(
+        "The auction: bids, values and overbids",
+        "The bid the declarer plays for and the value his game reached. A game is overbid when its "
+        f"value stays below the bid (it is lost at the bid's value): {_rate_text(t['overbid'])} games.",
+        figures=[Figure("bids_and_values.png", "Distribution of final bids and of game values "
+                        "(as played, before the overbid rule).")] if bids.height else [],
+        tables=[Table("overbid", t["overbid"], "Overbid games"),
+                Table("bid_value_means", t["bid_value_means"], "Final bid and values, means"),
+                Table("final_bids", t["final_bids"], "Final bids"),
+                Table("game_values", t["game_values"], "Game values")],
+    ))
+    sections.append(Section(
+        "Schneider, Schwarz, Hand and Ouvert",
+        "Schneider: a party with 30 card points or fewer; Schwarz: a party without a trick (suit "
+        "and Grand games; either party counts). Hand games leave the Skat untouched; Ouvert games "
+        f"show the declarer's hand. References: {REF}.",
+        tables=[Table("schneider_schwarz", t["schneider_schwarz"], "Schneider and Schwarz by game family",
+                      percent=("reference",)),
+                Table("hand_ouvert", t["hand_ouvert"], "Hand and Ouvert games: share and win rate",
+                      percent=("reference",))],
+    ))
+    thresholds = _thresholds(game, run)
+    figures = []
+    for name, title in (("win_by_declare_estimate", "Win rate against the declarer's estimate of his game"),
+                        ("win_by_bid_estimate", "Win rate against the declarer's bidding estimate")):
+        if t[name].height:
+            _estimate_chart(t[name], out_dir / f"{name}.png", title, thresholds)
+            figures.append(Figure(f"{name}.png", title + ": 95% band, the calibration diagonal, the "
+                                  "estimate from which the declarer's Seeger-Fabian margin stays "
+                                  "positive (solid) and the bots' thresholds (dashed)."))
+    even = stats.break_even_estimate(t["win_by_bid_estimate"]) if t["win_by_bid_estimate"].height else None
+    sections.append(Section(
+        "When is a hand worth bidding?",
+        "The heuristic bidder estimates its chance to win each game its hand could play and bids up "
+        "to the highest value among games whose estimate clears that family's threshold. Here is "
+        "what the data say about those estimates: the declarer's win rate per 5% of estimate and his "
+        "margin (his Seeger-Fabian score minus the defenders' mean). "
+        + (f"The margin stays positive from a bidding estimate of {even:.0%}: the threshold the data "
+           "support." if even is not None else "No estimate bin has enough games for a break-even.")
+        + (" Bots' family thresholds: " + ", ".join(f"{v:.0%}" for v in thresholds) + "." if thresholds else ""),
+        figures=figures,
+        tables=[Table("win_by_bid_estimate", t["win_by_bid_estimate"], "By bidding estimate"),
+                Table("win_by_declare_estimate", t["win_by_declare_estimate"], "By declaration estimate")],
+    ))
+    check = play_check(game, run)
+    if check is not None:
+        sections.append(Section(
+            "How much the bots' play is worth",
+            f"The games of the run's first {PLAY_CHECK_DEALS:,} deals played again from the same "
+            "declarations (same cards, contract, discard) with other bots at the declarer's or the "
+            "defenders' seats: the declarer's win rate and card points.",
+            tables=[Table("play_check", check, "Same games, other bots")],
+        ))
+    return sections
