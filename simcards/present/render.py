@@ -126,7 +126,9 @@ def markdown_table(frame: pl.DataFrame, max_rows: int = 40, percent: tuple[str, 
 def _cls(cell: str) -> str:
     """Text cells align left, figures right."""
     head = cell[:1]
-    return "" if (head.isdigit() or head in "+-−<>" or cell.startswith(("1 in", "n/a"))) else " class='t'"
+    # a sentence that happens to start with a digit ("1: leads a club queen ...") is text
+    figure = (head.isdigit() or head in "+-−<>") and len(cell.split()) <= 4
+    return "" if (figure or cell.startswith(("1 in", "n/a"))) else " class='t'"
 
 
 def html_table(frame: pl.DataFrame, max_rows: int = 40, percent: tuple[str, ...] = ()) -> str:
