@@ -23,6 +23,8 @@ from simcards.games._rows import ensure_columns
 from simcards.games.klaverjas._kernels import S_TRUMP, STATE_SIZE, hand_melds, new_state
 from simcards.games.klaverjas._play import deal_cards, play_out
 from simcards.games.kraken._kernels import (
+    A_HAND,
+    A_STUK,
     SETTLE_SIZE,
     SR_BID_WON,
     SR_BURDEN,
@@ -44,6 +46,7 @@ from simcards.games.kraken._kernels import (
     SR_TOP_MELD,
     SR_TRICKS,
     SR_WOULD_WIN,
+    award_hand_roem,
     bid_team,
     krule,
     settle,
@@ -373,3 +376,19 @@ def choose_contract(hands, dealer: int, trump: int, T, kinds, params, seed: int,
     work[W_SEED], work[W_INDEX], work[W_DEALER] = as_int64(seed), index, dealer
     trump, trump_est, level, est = _contract_of(T, kinds, params, work, trump)
     return trump, trump_est, level, est, work[W_BIDDERS:W_BIDDERS + 3].copy()
+
+
+@kernel
+def hand_roem_end_bonus(hands, trump, declarer, T, tricks, award, end):
+    """Add to ``end[took]`` the declaring team's margin from the hand roem and stuk awarded at
+    the end of the deal, for each ``took`` (bit 0: the declaring team took a trick, bit 1: the
+    other did; with ``hand_roem_needs_trick`` a team without a trick scores none). ``tricks``
+    (2) and ``award`` (AWARD_SIZE) are scratch."""
+    team = declarer & 1
+    other = 1 - team
+    for took in range(4):
+        tricks[team] = took & 1
+        tricks[other] = (took >> 1) & 1
+        award_hand_roem(hands, trump, tricks, T, award)
+        end[took] += (award[A_HAND + team] + award[A_STUK + team]
+                      - award[A_HAND + other] - award[A_STUK + other])

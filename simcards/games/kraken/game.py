@@ -250,6 +250,25 @@ class KrakenGame(Game):
                 "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
 
+    def perfect_play_end_bonus(self, state) -> np.ndarray:
+        """The solver's end bonus (simcards/games/klaverjas/solve.py): the declaring team's margin
+        from hand roem and stuk, by which teams took a trick."""
+        end = np.zeros(4, dtype=np.int64)
+        _play.hand_roem_end_bonus(np.asarray(state.dealt, dtype=np.int64), state.trump,
+                                  state.declarer, self.tables, np.zeros(2, dtype=np.int64),
+                                  np.zeros(K.AWARD_SIZE, dtype=np.int64), end)
+        return end
+
+    def perfect_play_roem(self, state, finished_st) -> tuple[int, int]:
+        """Roem per team of a deal played to its end in ``finished_st``: table roem and pit
+        bonus, plus the hand roem and stuk awarded."""
+        out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
+        tricks = np.array([finished_st[KK.S_TRICKS], finished_st[KK.S_TRICKS + 1]], dtype=np.int64)
+        K.award_hand_roem(np.asarray(state.dealt, dtype=np.int64), state.trump, tricks,
+                          self.tables, out)
+        return tuple(int(finished_st[KK.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
+                     for t in range(2))
+
     def headline_rates(self, deals, matches):
         from simcards.games.kraken import stats
 

@@ -1,0 +1,117 @@
+"""Perfect play for Klaverjassen and Kraken: `solve(state)`, the exact double-dummy solver.
+
+All four hands are known. From any point of the play (a trick may be part-played) `solve`
+finds the declaring team's final margin for the whole deal under perfect play by both sides:
+its card points plus roem, minus the opponents', tricks already played included. Table roem,
+stuk, the last-trick 10 and the pit bonus count as the ruleset counts them; in Kraken the hand
+roem awarded at the end counts too (with ``hand_roem_needs_trick`` only for a team that takes a
+trick). A deal is nat under perfect play when that margin is not above 0 (below 0 without
+``nat_on_tie``): the nat rule compares the same two totals.
+
+The search is in _solve_kernels.py; this module wraps it for Python callers.
+
+Skat next: the search core needs, per game, a legal-move kernel reading the shared header
+(`legal_mask`), the trick kernels (`card_beats`, `card_points`) and a per-trick gain; Skat's
+three seats would use ``leader + n`` modulo 3 and a trick of three cards, no roem, and an end
+bonus for Schneider/Schwarz levels on the declarer's points. Since Numba cannot take those
+kernels as arguments without losing its cache, Skat gets its own copy of `search` written to
+this template (as each game's play loop is), reusing the table, the context layout and the
+root functions' shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.games.klaverjas import _kernels as K
+from simcards.games.klaverjas import _solve_kernels as SK
+from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What `solve` finds. ``margin``: the declaring team's final margin (points plus roem minus
+    the opponents') under perfect play; ``best``: the cards of the seat to move that keep it;
+    ``points`` / ``roem``: per team (team 0, team 1) at the end of one perfect line (the first
+    best card each time); ``nat``: is the declaring team nat under perfect play; ``values``: the
+    final margin after each legal card (with ``values=True``); ``nodes``: positions searched."""
+
+    margin: int
+    best: tuple[str, ...]
+    points: tuple[int, int]
+    roem: tuple[int, int]
+    nat: bool
+    values: dict[str, int] | None
+    nodes: int
+
+
+class Solver:
+    """A reusable solver (context and transposition table) for one game's rules."""
+
+    def __init__(self, game, tt_bits: int = SK.TT_BITS):
+        self.game = game
+        self.tables = game.tables
+        self.ctx, self.tt = SK.new_context(tt_bits)
+        self.scratch = np.empty(K.STATE_SIZE, dtype=np.int64)
+        self.frames = SK.new_frames()
+
+    def _prepare(self, state) -> None:
+        SK.set_pit_bonus(self.ctx, self.tables, True)
+        extra = getattr(self.game, "perfect_play_end_bonus", None)
+        if extra is not None:  # Kraken: hand roem awarded at the end of the deal
+            bonus = extra(state)
+            for took in range(4):
+                self.ctx[SK.X_END + took] += bonus[took]
+
+    def margin(self, state) -> int:
+        self._prepare(state)
+        return int(SK.solve_margin(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames))
+
+    def values(self, state) -> dict[str, int]:
+        self._prepare(state)
+        out = np.empty(32, dtype=np.int64)
+        legal = SK.card_values(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames, out)
+        deck = self.game.deck
+        return {deck.code(c): int(out[c]) for c in range(32) if legal >> c & 1}
+
+    def solve(self, state, values: bool = False) -> Solution:
+        if state.is_over:
+            raise_over(state)
+        self._prepare(state)
+        nodes0 = int(self.ctx[SK.X_NODES])
+        margin, best = SK.best_cards(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames)
+        deck = self.game.deck
+        best_codes = tuple(deck.code(c) for c in range(32) if int(best) >> c & 1)
+        line = np.array(state._st)
+        # one perfect line to the end, for the points and roem under it: the table of this
+        # solve stays valid below the root (same hands), so each step is cheap
+        while True:
+            _, step = SK.best_cards_same_solve(line, self.tables, self.ctx, self.tt, self.scratch, self.frames)
+            card = int(step) & -int(step)
+            if K.apply_card(line, card.bit_length() - 1, self.tables):
+                break
+        extra = getattr(self.game, "perfect_play_end_bonus", None)
+        points = (int(line[K.S_POINTS]), int(line[K.S_POINTS + 1]))
+        roem = [int(line[K.S_ROEM]), int(line[K.S_ROEM + 1])]
+        if extra is not None:
+            roem = list(self.game.perfect_play_roem(state, line))
+        card_values = self.values(state) if values else None
+        nat_on_tie = int(self.tables[T_RULES + R_NAT_ON_TIE])
+        nat = margin <= 0 if nat_on_tie else margin < 0
+        return Solution(int(margin), best_codes, points, (roem[0], roem[1]), bool(nat),
+                        card_values, int(self.ctx[SK.X_NODES]) - nodes0)
+
+
+def raise_over(state):
+    from simcards.errors import UserError
+
+    raise UserError("solve: the deal is over; there is nothing left to play")
+
+
+def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
+    """Solve the deal of a Klaverjassen or Kraken ``state`` (from ``game.deal(...)``) from its
+    current position. ``values=True`` also returns the final margin after every legal card."""
+    solver = solver or Solver(state.game)
+    return solver.solve(state, values=values)
