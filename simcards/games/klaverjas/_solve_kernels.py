@@ -97,17 +97,28 @@ def new_context(tt_bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray]:
     """A (ctx, transposition table) pair; reuse it across solves (the generation stamp keeps
     solves apart)."""
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    init_context(ctx, tt_bits)
+    return ctx, np.zeros(TT_WIDTH << tt_bits, dtype=np.int64)
+
+
+@kernel
+def init_context(ctx, tt_bits):
+    """Fill a zeroed ``ctx``: weight 1, the table size, the per-suit point and roem tables."""
     ctx[X_WEIGHT] = 1
     ctx[X_TT_BITS] = tt_bits
     for byte in range(256):
-        ranks = [r for r in range(8) if byte >> r & 1]
-        ctx[X_PLAIN_POINTS + byte] = sum(int(PLAIN_POINTS[r]) for r in ranks)
-        ctx[X_TRUMP_POINTS + byte] = sum(int(TRUMP_POINTS[r]) for r in ranks)
+        plain = 0
+        trump = 0
+        n = 0
+        for rank in range(8):
+            if (byte >> rank) & 1:
+                plain += PLAIN_POINTS[rank]
+                trump += TRUMP_POINTS[rank]
+                n += 1
+        ctx[X_PLAIN_POINTS + byte] = plain
+        ctx[X_TRUMP_POINTS + byte] = trump
         # a trick holds at most four cards of a suit: 50 for four in sequence, 20 for three
-        n = len(ranks)
         ctx[X_RUN_BOUND + byte] = (n // 4) * 50 + (20 if n % 4 == 3 else 0)
-    tt = np.zeros(TT_WIDTH << tt_bits, dtype=np.int64)
-    return ctx, tt
 
 
 @kernel

@@ -21,6 +21,7 @@ from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
 from simcards.games._rows import ensure_columns
 from simcards.games.klaverjas._kernels import S_TRUMP, STATE_SIZE, hand_melds, new_state
+from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.games.klaverjas._play import deal_cards, play_out
 from simcards.games.kraken._kernels import (
     A_HAND,
@@ -137,6 +138,7 @@ W_MATCH, W_DEAL_NO, W_INDEX, W_DEALER = W_SEED + 1, W_SEED + 2, W_SEED + 3, W_SE
 W_ESTIMATE = W_SEED + 5  # the declarer's trump estimate, rounded
 W_COL, W_MCOL = W_SEED + 6, W_SEED + 7  # column of the match's first deal row, of its match row
 WORK_SIZE = W_SEED + 8
+W_PIMC = WORK_SIZE  # the pimc bot's scratch follows, when a seat is pimc (`pimc_work_size`)
 
 
 @kernel
@@ -178,7 +180,7 @@ def kraken_deal(T, kinds, params, work, est, rng):
     st = work[W_ST:W_ST + STATE_SIZE]
     new_state(st, hands, work[W_DEALER], trump, (work[W_DEALER] + 1) % 4)
     reset_stream(rng, seed, index, STREAM_PLAY)
-    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32])
+    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32], work[W_PIMC:])
     settle(st, hands, level, T, work[W_SETTLE:W_SETTLE + SETTLE_SIZE])
     return level
 
@@ -337,7 +339,7 @@ def simulate_matches(run, T, kinds, params):
     fout = np.empty((N_FLOAT_ROWS, capacity), dtype=np.float64)
     mout = np.zeros((N_MATCH_ROWS, n), dtype=np.int64)
     traces = np.empty((32, capacity if run[R_TRACE] != 0 else 0), dtype=np.int64)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
     est = np.empty(6, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     work[W_SEED] = run[R_SEED]
@@ -371,7 +373,7 @@ def choose_contract(hands, dealer: int, trump: int, T, kinds, params, seed: int,
     """The bots' contract for given ``hands``, as deal ``index`` of a run with ``seed`` would
     choose it: forehand names trump (unless ``trump`` >= 0 is given), then the bidding.
     Returns (trump, declarer's estimate, bid, estimates, bidders)."""
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
     work[W_HANDS:W_HANDS + 4] = hands
     work[W_SEED], work[W_INDEX], work[W_DEALER] = as_int64(seed), index, dealer
     trump, trump_est, level, est = _contract_of(T, kinds, params, work, trump)
