@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import kernel
+from simcards._jit import driver, kernel
 from simcards.cards import lowest_bit_index, popcount
 from simcards.games._state import (
     S_HAND,
@@ -50,6 +50,7 @@ from simcards.games._state import (
     S_WIN_POS,
 )
 from simcards.games.klaverjas._kernels import (
+    STATE_SIZE,
     S_DECLARER,
     S_LEADER,
     S_POINTS,
@@ -59,6 +60,7 @@ from simcards.games.klaverjas._kernels import (
     card_beats,
     card_points,
     legal_mask,
+    new_state,
     rule,
     trick_roem,
 )
@@ -657,3 +659,24 @@ def mtdf_search(st, T, ctx, tt, scratch, F, guess, only):
         else:
             lower = g
     return g
+
+
+@driver
+def solve_deals(hands, dealers, trumps, declarers, end_bonus, T, margins, nodes):
+    """The perfect-play margin at the start of play of many deals: deal ``k`` has the four
+    ``hands[k]``, its dealer, trump and declarer, and ``end_bonus[k]`` (4) added to the pit
+    bonus (Kraken's hand roem). Margins into ``margins``, positions searched into ``nodes``."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    init_context(ctx, TT_BITS)
+    tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
+    frames = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    for k in range(hands.shape[0]):
+        new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
+        set_pit_bonus(ctx, T, True)
+        for took in range(4):
+            ctx[X_END + took] += end_bonus[k, took]
+        before = ctx[X_NODES]
+        margins[k] = solve_margin(st, T, ctx, tt, scratch, frames)
+        nodes[k] = ctx[X_NODES] - before

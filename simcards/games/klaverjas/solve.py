@@ -115,3 +115,29 @@ def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solut
     current position. ``values=True`` also returns the final margin after every legal card."""
     solver = solver or Solver(state.game)
     return solver.solve(state, values=values)
+
+
+def perfect_play_margins(game, deals) -> tuple[np.ndarray, np.ndarray]:
+    """(margin, positions searched) at the start of play of every row of a deals frame (its
+    hands, dealer, trump and declarer), under ``game``'s rules."""
+    hands = deals.select([f"hand_{s}" for s in range(4)]).to_numpy().astype(np.int64)
+    column = lambda name: deals[name].to_numpy().astype(np.int64)
+    dealers, trumps, declarers = column("dealer"), column("trump"), column("declarer")
+    end_bonus = np.zeros((deals.height, 4), dtype=np.int64)
+    extra = getattr(game, "perfect_play_end_bonuses", None)
+    if extra is not None:
+        extra(hands, trumps, declarers, end_bonus)
+    margins = np.zeros(deals.height, dtype=np.int64)
+    nodes = np.zeros(deals.height, dtype=np.int64)
+    SK.solve_deals(np.ascontiguousarray(hands), dealers, trumps, declarers, end_bonus,
+                   game.tables, margins, nodes)
+    return margins, nodes
+
+
+def bot_margins(deals) -> np.ndarray:
+    """The declaring team's margin (points plus roem minus the opponents') as the bots played."""
+    team = deals["declarer"].to_numpy().astype(np.int64) & 1
+    totals = np.stack([deals[f"points_{t}"].to_numpy().astype(np.int64)
+                       + deals[f"roem_{t}"].to_numpy().astype(np.int64) for t in range(2)], axis=1)
+    rows = np.arange(deals.height)
+    return totals[rows, team] - totals[rows, 1 - team]

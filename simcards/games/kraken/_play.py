@@ -26,6 +26,7 @@ from simcards.games.klaverjas._play import deal_cards, play_out
 from simcards.games.kraken._kernels import (
     A_HAND,
     A_STUK,
+    AWARD_SIZE,
     SETTLE_SIZE,
     SR_BID_WON,
     SR_BURDEN,
@@ -394,3 +395,12 @@ def hand_roem_end_bonus(hands, trump, declarer, T, tricks, award, end):
         award_hand_roem(hands, trump, tricks, T, award)
         end[took] += (award[A_HAND + team] + award[A_STUK + team]
                       - award[A_HAND + other] - award[A_STUK + other])
+
+
+@driver
+def hand_roem_end_bonuses(hands, trumps, declarers, T, out):
+    """`hand_roem_end_bonus` of deal ``k`` (``hands[k]``, its trump and declarer) into ``out[k]``."""
+    tricks = np.zeros(2, dtype=np.int64)
+    award = np.zeros(AWARD_SIZE, dtype=np.int64)
+    for k in range(hands.shape[0]):
+        hand_roem_end_bonus(hands[k], trumps[k], declarers[k], T, tricks, award, out[k])

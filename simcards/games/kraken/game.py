@@ -35,6 +35,7 @@ from simcards.games.kraken.columns import (
     CONTRA_MATCH_COLUMNS,
     DEAL_ROWS,
     MATCH_ROWS,
+    DOUBLE_DUMMY_COLUMNS,
     SCOREBORD_DEAL_COLUMNS,
     SCOREBORD_MATCH_COLUMNS,
 )
@@ -92,6 +93,8 @@ class KrakenGame(Game):
         super().__init__(**options)
         check_options(self.name, self.options)
         self.tables = build_kraken_tables(self.options, self.variant)
+        if self.options["double_dummy"]:
+            self.deal_columns = type(self).deal_columns + DOUBLE_DUMMY_COLUMNS
 
     @property
     def bid_names(self) -> tuple[str, ...]:
@@ -108,12 +111,40 @@ class KrakenGame(Game):
         run[_play.R_START], run[_play.R_N] = start, n
         run[_play.R_EXPECTED_DEALS], run[_play.R_TRACE] = self._expected_deals(), trace
         ints, floats, matches, traces = _play.simulate_matches(run, self.tables, kinds, params)
-        frames = {"deals": DEAL_ROWS.to_frame(self.deal_columns, ints, floats),
+        frames = {"deals": DEAL_ROWS.to_frame(type(self).deal_columns, ints, floats),
                   "matches": MATCH_ROWS.to_frame(self.match_columns, matches)}
         return frames, traces.T
 
     def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
-        return self._simulate_matches(seed, start, n, kinds, params, False)[0]
+        frames = self._simulate_matches(seed, start, n, kinds, params, False)[0]
+        if self.options["double_dummy"]:
+            frames["deals"] = self._with_perfect_play(frames["deals"])
+        return frames
+
+    def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame. The nat decision of
+        perfect play is on raw card points (with nat_points = "multiplied" and a bid it can
+        differ from the one the score uses)."""
+        from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins
+
+        margins, _ = perfect_play_margins(self, deals)
+        playing = deals["declarer"].to_numpy().astype(np.int64) & 1
+        if "burden_team" in deals.columns:
+            burden = deals["burden_team"].to_numpy().astype(np.int64)
+        else:  # the scoreboard: the playing team always carries it
+            burden = playing
+        burden_margin = np.where(burden == playing, margins, -margins)
+        tie_nat = bool(self.options["nat_on_tie"])
+        nat = burden_margin <= 0 if tie_nat else burden_margin < 0
+        kraak_wins = -margins > 0 if tie_nat else -margins >= 0
+        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
+                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
+                                  pl.Series("dd_kraak_wins", kraak_wins, dtype=pl.Boolean),
+                                  pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16))
+
+    def perfect_play_end_bonuses(self, hands, trumps, declarers, out) -> None:
+        """`perfect_play_end_bonus` of many deals into ``out`` [deals, 4]."""
+        _play.hand_roem_end_bonuses(hands, trumps, declarers, self.tables, out)
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         return self._simulate_matches(seed, start, n, kinds, params, True)
