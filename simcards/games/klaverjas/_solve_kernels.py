@@ -67,6 +67,7 @@ from simcards.games.klaverjas._kernels import (
 from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
     PLAIN_POINTS,
+    STUK_VALUE,
     R_DEFENDERS_PIT,
     T_STUK,
     TRUMP_POINTS,
@@ -214,28 +215,53 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
 
 
 @kernel
+def _one_each(st, cards):
+    """Do the ``cards`` lie in different hands (so that one trick can hold them all)?"""
+    for seat in range(4):
+        mine = st[S_HAND + seat] & cards
+        if mine & (mine - 1) != 0:
+            return False
+    return True
+
+
+@kernel
+def _roem_bound(st, T, ctx, remaining, trump):
+    """Most table roem the remaining cards can still make: a suit counts only when three of
+    its cards in natural sequence lie in three different hands (a trick takes one card from
+    each hand), four of a kind and stuk only when their cards lie in different hands."""
+    roem = np.int64(0)
+    common = np.int64(0xFF)
+    for suit in range(4):
+        byte = (remaining >> (8 * suit)) & 0xFF
+        common &= byte
+        for low in range(6):
+            window = np.int64(7) << low
+            if byte & window == window and _one_each(st, window << (8 * suit)):
+                roem += ctx[X_RUN_BOUND + byte]
+                break
+    while common:
+        rank = lowest_bit_index(common)
+        common &= common - 1
+        if _one_each(st, np.int64(0x01010101) << rank):
+            roem += T[T_TABLE_FOUR + rank]
+    stuk = T[T_STUK + trump]
+    if remaining & stuk == stuk and _one_each(st, stuk):
+        roem += STUK_VALUE
+    return roem
+
+
+@kernel
 def _future_bound(st, T, ctx, remaining, took):
     """(lowest, highest) future margin at a trick boundary: one party takes every remaining
     point, the last-trick 10 and all roem the remaining cards can still make."""
     trump = st[S_TRUMP] & 3
     points = LAST_TRICK_BONUS
-    roem = np.int64(0)
-    common = np.int64(0xFF)
     for suit in range(4):
         byte = (remaining >> (8 * suit)) & 0xFF
         points += ctx[(X_TRUMP_POINTS if suit == trump else X_PLAIN_POINTS) + byte]
-        roem += ctx[X_RUN_BOUND + byte]
-        common &= byte
+    spread = points * ctx[X_WEIGHT]
     if ctx[X_ROEM] != 0:
-        while common:
-            roem += T[T_TABLE_FOUR + lowest_bit_index(common)]
-            common &= common - 1
-        stuk = T[T_STUK + trump]
-        if remaining & stuk == stuk:
-            roem += 20
-    else:
-        roem = 0
-    spread = points * ctx[X_WEIGHT] + roem
+        spread += _roem_bound(st, T, ctx, remaining, trump)
     low = INF
     high = -INF
     for end in range(4):  # the end bonus of every ``took`` this deal can still reach
