@@ -69,6 +69,12 @@ class KlaverjasGame(Game):
             deals = self._with_perfect_play(deals)
         return {"deals": deals}
 
+    def perfect_play_bench(self, quick: bool = False) -> dict:
+        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
+        from simcards.games.klaverjas.solve import bench
+
+        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+
     def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
         """The double-dummy columns (columns.py) added to a deals frame."""
         from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins

@@ -141,3 +141,31 @@ def bot_margins(deals) -> np.ndarray:
                        + deals[f"roem_{t}"].to_numpy().astype(np.int64) for t in range(2)], axis=1)
     rows = np.arange(deals.height)
     return totals[rows, team] - totals[rows, 1 - team]
+
+
+def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5) -> dict:
+    """Solver and pimc figures of ``game`` on one core (process time): the median and 95th
+    percentile of a full-deal solve (the deals of a heuristic run, from the start of play),
+    positions searched per second, and pimc deals per second with one pimc seat at its default
+    ``samples`` against three heuristic bots."""
+    import time
+
+    frame = game.simulate(deals, seed=seed)
+    perfect_play_margins(game, frame.head(1))  # load the compiled kernels
+    times, positions = [], 0
+    for k in range(deals):
+        t0 = time.process_time()
+        _, nodes = perfect_play_margins(game, frame.slice(k, 1))
+        times.append(time.process_time() - t0)
+        positions += int(nodes[0])
+    pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
+    game.simulate_chunk(1, seed=seed + 1, bots=pimc)
+    t0 = time.process_time()
+    game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
+    pimc_seconds = time.process_time() - t0
+    made = pimc_deals * (game.options.get("deals_per_match", 1) if game.unit == "match" else 1)
+    return {"deals": deals, "solve_median_ms": round(1e3 * float(np.median(times)), 2),
+            "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
+            "positions_per_s": round(positions / sum(times)),
+            "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
+            "pimc_deals_per_s": round(made / pimc_seconds, 3)}

@@ -121,6 +121,12 @@ class KrakenGame(Game):
             frames["deals"] = self._with_perfect_play(frames["deals"])
         return frames
 
+    def perfect_play_bench(self, quick: bool = False) -> dict:
+        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
+        from simcards.games.klaverjas.solve import bench
+
+        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+
     def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
         """The double-dummy columns (columns.py) added to a deals frame. The nat decision of
         perfect play is on raw card points (with nat_points = "multiplied" and a bid it can
