@@ -240,6 +240,19 @@ def headlines(options: dict) -> list:
                  _four_of_a_kind_dealt()),
         Headline("four_jacks", "Some hand is dealt four jacks (200 roem) in {rate} of deals {ci}",
                  _four_of_a_kind_dealt(RJ)),
+    ] + (perfect_play_headlines("playing team") if options.get("double_dummy") else [])
+
+
+def perfect_play_headlines(burden: str) -> list:
+    """Headlines of the double_dummy columns (Klaverjassen and Kraken)."""
+    from simcards.present.summary import Headline
+
+    gap = pl.col("bot_margin").cast(pl.Float64) - pl.col("dd_margin").cast(pl.Float64)
+    return [
+        Headline("dd_nat", f"Under perfect play (all hands open) the {burden} goes nat in "
+                 "{rate} of deals {ci}", pl.col("dd_nat")),
+        Headline("dd_gap", "The bots' margin for the declaring team differs from perfect play's "
+                 "by {rate} points a deal on average {ci}", gap, kind="mean", bots=True),
     ]
 
 

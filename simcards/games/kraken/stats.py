@@ -437,6 +437,10 @@ def headlines(deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
         Headline("contested", "Both teams hold a hand meld in {rate} of deals {ci}",
                  pl.col("contested")),
     ]
+    if "dd_margin" in deals.collect_schema().names():
+        from simcards.games.klaverjas.stats import perfect_play_headlines
+
+        out += perfect_play_headlines("team that must score more")
     if contra:
         out.append(Headline("superkraak", "The defenders superkraak in {rate} of deals {ci}",
                             pl.col("bid") >= 3, bots=True))
