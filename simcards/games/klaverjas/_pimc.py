@@ -151,7 +151,7 @@ def pimc_card(seat, legal, st, T, samples, rng, work):
     own = rng[0]  # the shared stream's state, restored below: the draws are the seat's own
     rng[0] = _mix(own ^ (np.uint64(seat + 1) * _SEAT_KEY) ^ np.uint64(st[S_PLAYED]))
     init_context(ctx, PIMC_TT_BITS)  # the generation stamp is kept: old entries stay stale
-    set_pit_bonus(ctx, T, True)
+    set_pit_bonus(ctx, T)
     for card in range(32):
         totals[card] = 0
     sign = 1 if (st[S_PARTY] >> seat) & 1 else -1

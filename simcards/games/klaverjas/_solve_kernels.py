@@ -125,7 +125,7 @@ def init_context(ctx, tt_bits):
 
 
 @kernel
-def set_pit_bonus(ctx, T, declaring_team_is_party):
+def set_pit_bonus(ctx, T):
     """End bonus of plain Klaverjassen: the pit bonus for a party that took every trick (the
     defenders only when the rules give it them). ``took`` 1 means only the declaring party took
     tricks, 2 only the other."""
@@ -135,7 +135,6 @@ def set_pit_bonus(ctx, T, declaring_team_is_party):
     ctx[X_END + 1] = pit
     ctx[X_END + 2] = -pit if rule(T, R_DEFENDERS_PIT) != 0 else 0
     ctx[X_ROEM] = rule(T, R_TABLE_ROEM)
-    return declaring_team_is_party
 
 
 @kernel
@@ -700,7 +699,7 @@ def solve_deals(hands, dealers, trumps, declarers, end_bonus, T, margins, nodes)
     scratch = np.zeros(STATE_SIZE, dtype=np.int64)
     for k in range(hands.shape[0]):
         new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
-        set_pit_bonus(ctx, T, True)
+        set_pit_bonus(ctx, T)
         for took in range(4):
             ctx[X_END + took] += end_bonus[k, took]
         before = ctx[X_NODES]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.errors import UserError
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
@@ -58,7 +59,7 @@ class Solver:
         self.frames = SK.new_frames()
 
     def _prepare(self, state) -> None:
-        SK.set_pit_bonus(self.ctx, self.tables, True)
+        SK.set_pit_bonus(self.ctx, self.tables)
         extra = getattr(self.game, "perfect_play_end_bonus", None)
         if extra is not None:  # Kraken: hand roem awarded at the end of the deal
             bonus = extra(state)
@@ -78,7 +79,7 @@ class Solver:
 
     def solve(self, state, values: bool = False) -> Solution:
         if state.is_over:
-            raise_over(state)
+            raise UserError("solve: the deal is over; there is nothing left to play")
         self._prepare(state)
         nodes0 = int(self.ctx[SK.X_NODES])
         margin, best = SK.best_cards(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames)
@@ -102,12 +103,6 @@ class Solver:
         nat = margin <= 0 if nat_on_tie else margin < 0
         return Solution(int(margin), best_codes, points, (roem[0], roem[1]), bool(nat),
                         card_values, int(self.ctx[SK.X_NODES]) - nodes0)
-
-
-def raise_over(state):
-    from simcards.errors import UserError
-
-    raise UserError("solve: the deal is over; there is nothing left to play")
 
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
