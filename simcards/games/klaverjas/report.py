@@ -141,18 +141,17 @@ def duplicate_against_heuristic(game, run) -> pl.DataFrame | None:
     """When the run's bots include pimc seats (all on one team): the same deals replayed with
     heuristic bots at those seats, and the per-deal difference of that team's score (pimc run
     minus heuristic replay), with its mean, standard error and 95% interval. None otherwise."""
-    from simcards.games.klaverjas.bots import HEURISTIC, PIMC
-
+    pimc, heuristic = game.bots.kinds["pimc"], game.bots.kinds["heuristic"]
     config = run.manifest.get("config", {})
     try:
         kinds, params = game.resolve_bots(config["bots"])
     except (KeyError, TypeError, ValueError):
         return None
-    teams = {seat & 1 for seat in range(game.n_seats) if kinds[seat] == PIMC}
+    teams = {seat & 1 for seat in range(game.n_seats) if kinds[seat] == pimc}
     if len(teams) != 1:
         return None
     team = teams.pop()
-    replay_kinds = np.where(kinds == PIMC, HEURISTIC, kinds)
+    replay_kinds = np.where(kinds == pimc, heuristic, kinds)
     seed = int(run.manifest["seed"])
     pimc_deals = run.scan().select("deal_index", f"score_{team}").collect()
     replayed = []
@@ -164,7 +163,7 @@ def duplicate_against_heuristic(game, run) -> pl.DataFrame | None:
     n = diff.len()
     mean = float(diff.mean())
     se = float(diff.std()) / n ** 0.5 if n > 1 else float("nan")
-    seats_text = ", ".join(str(s) for s in range(game.n_seats) if kinds[s] == PIMC)
+    seats_text = ", ".join(str(s) for s in range(game.n_seats) if kinds[s] == pimc)
     return pl.DataFrame({"pimc_seats": [seats_text], "team": [team], "deals": [n],
                          "mean_score_difference": [mean], "se": [se], "lo": [mean - 1.96 * se],
                          "hi": [mean + 1.96 * se]})
