@@ -463,7 +463,7 @@ def kraak_perfect_by_estimate(lf: pl.LazyFrame, bin_width: float = 5.0) -> pl.Da
     """For each bin of a kraak decider's estimate (both defenders' decisions, bid or pass): the
     rate at which a kraak would be won under perfect play (``dd_kraak_wins``) and with the bots'
     play (``would_win_kraak``)."""
-    name = bid_names(lf)[1]
+    name = bid_names(lf)[0]  # the kraak
     frames = [lf.filter(pl.col(f"est_{name}_{j}").is_not_nan()).select(
         pl.col(f"est_{name}_{j}").cast(pl.Float64).alias("estimate"),
         pl.col("dd_kraak_wins"), pl.col(f"would_win_{name}").alias("bots_win")) for j in (1, 2)]
