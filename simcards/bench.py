@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rulesets", nargs="*", default=None, help="only these rulesets")
     parser.add_argument("--no-e2e", action="store_true", help="skip the end-to-end runs")
     parser.add_argument("--no-user-bots", action="store_true", help="skip the user-bot figures")
+    parser.add_argument("--no-solver", action="store_true", help="skip the double-dummy solver and search-bot figures")
     parser.add_argument("--config", type=Path, default=Path("configs/demo.toml"),
                         help="config for the end-to-end runs (default configs/demo.toml)")
     args = parser.parse_args(argv)
@@ -207,6 +208,18 @@ def main(argv: list[str] | None = None) -> int:
                 f"{rates['numba_copy_units_per_s']:>12,} {rates['heuristic_units_per_s']:>12,} "
                 f"{rates['numba_vs_heuristic']:>6.0%}  {b['numba']:.1f} s, {b['python']:.1f} s "
                 f"(targets: <= 20 us, >= 70%)")
+    if not args.no_solver:
+        for ruleset in chosen:
+            game = load(ruleset)
+            if not hasattr(game, "perfect_play_bench"):
+                continue
+            if "solver" not in result:
+                say("\nDouble-dummy solver (full deal from the start of play, one core) and search bot")
+            row = result.setdefault("solver", {})[ruleset] = game.perfect_play_bench(args.quick)
+            say(f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
+                f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals; target median 2 ms), "
+                f"{row['positions_per_s']:,} positions/s; pimc ({row['pimc_samples']} samples, one "
+                f"seat) {row['pimc_deals_per_s']:.2f} deals/s (target 5)")
 
     if not args.no_e2e and args.config.exists():
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

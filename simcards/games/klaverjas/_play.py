@@ -30,6 +30,7 @@ from simcards.games.klaverjas._kernels import (
     legal_mask,
     new_state,
 )
+from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.rules import (
     R_NAT_ON_TIE,
@@ -83,15 +84,16 @@ def choose_contract(hands, dealer, T, bot_kind, bot_params, rng):
 
 
 @kernel
-def play_out(st, T, bot_kind, bot_params, rng, trace):
-    """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``.
+def play_out(st, T, bot_kind, bot_params, rng, trace, work):
+    """Let the bots play the deal in ``st`` to its end, recording cards in ``trace`` (``work``:
+    the pimc bot's scratch, `_pimc.work_size`).
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
     kernels as arguments would disable Numba's cache (README, "Adding a ruleset")."""
     k = 0
     while True:
         seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up (_kernels.py)
-        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng)
+        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng, work)
         trace[k] = card
         k += 1
         if apply_card(st, card, T):
@@ -112,6 +114,7 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
     trace = np.empty(32, dtype=np.int64)
     score = np.empty(2, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
+    work = np.zeros(pimc_work_size(bot_kind), dtype=np.int64)
     for k in range(n):
         index = start + k
         dealer = deal_cards(seed, index, hands, deck, rng)
@@ -119,7 +122,7 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
         trump, declarer, est = choose_contract(hands, dealer, T, bot_kind, bot_params, rng)
         new_state(st, hands, dealer, trump, declarer)
         reset_stream(rng, seed, index, STREAM_PLAY)
-        play_out(st, T, bot_kind, bot_params, rng, trace)
+        play_out(st, T, bot_kind, bot_params, rng, trace, work)
         if tracing:  # card by card: a slice assignment compiles a shape-check message (seconds,
             for c in range(N_CARDS):  # paid again by every loop rebuilt around a user's bot)
                 traces[k, c] = trace[c]

@@ -39,9 +39,11 @@ from simcards.games.klaverjas.rules import (
     T_POWER,
 )
 from simcards.games.botspec import HEURISTIC, RANDOM, STANDARD_KINDS
+from simcards.games.klaverjas._pimc import PIMC_KIND, pimc_card
 from simcards.rng import randint
 
-KINDS = STANDARD_KINDS
+PIMC = PIMC_KIND  # perfect-information Monte Carlo card play (_pimc.py); contract and bids as heuristic
+KINDS = {**STANDARD_KINDS, "pimc": PIMC}
 
 # The evaluator's weights for plain Klaverjassen, fitted by least squares so that the estimate
 # predicts the declaring team's card points (scripts/calibrate_klaverjas.py: 400,000 deals of
@@ -75,6 +77,7 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
                                  "(always when holding the highest trump left)"),
         ("contest_points", 10.0, "try to win a trick not yet safe when it holds at least this many "
                                  "card points"),
+        ("samples", 20.0, "pimc: deals sampled and solved double-dummy at each card decision"),
     )
 
 
@@ -82,7 +85,7 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
 PARAMS = bot_params(KLAVERJAS_EVALUATOR, declare_threshold=94.0)
 N_PARAMS = len(PARAMS)
 (P_W_BASE, P_W_JACK, P_W_NINE, P_W_TRUMP_ACE, P_W_TRUMP, P_W_SIDE_ACE, P_W_TEN, P_W_VOID,
- P_W_ROEM, P_DECLARE, P_PULL_TRUMPS, P_CONTEST) = range(N_PARAMS)
+ P_W_ROEM, P_DECLARE, P_PULL_TRUMPS, P_CONTEST, P_SAMPLES) = range(N_PARAMS)
 FULL32 = np.int64(0xFFFFFFFF)
 
 
@@ -378,8 +381,11 @@ def heuristic_card(seat, legal, st, T, params):
 
 
 @hot
-def choose_card(kind, legal, st, T, params, rng):
-    """The card the bot of ``kind`` plays for the seat to move."""
+def choose_card(kind, legal, st, T, params, rng, work):
+    """The card the bot of ``kind`` plays for the seat to move (``work``: the pimc bot's
+    scratch, `_pimc.work_size`)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
+    if kind == PIMC:
+        return pimc_card(st[S_TO_MOVE] & 3, legal, st, T, np.int64(params[P_SAMPLES]), rng, work)
     return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

@@ -27,3 +27,11 @@ DEAL_COLUMNS = (
     *per_team("score", pl.Int16, "score of team {team} for the deal"),
     *per_seat("roem_hand", pl.Int16, "total of seat {i}'s hand melds with the deal's trump (runs, four of a kind, stuk)"),
 )
+
+# added with the option double_dummy = true (simcards/games/klaverjas/solve.py)
+DOUBLE_DUMMY_COLUMNS = (
+    Column("dd_margin", pl.Int16, "perfect play (all hands open) from the start of play: the declaring "
+                                  "team's card points plus roem minus the opponents'"),
+    Column("dd_nat", pl.Boolean, "the playing team is nat under perfect play"),
+    Column("bot_margin", pl.Int16, "the same margin as the bots played the deal"),
+)

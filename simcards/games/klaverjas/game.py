@@ -21,7 +21,7 @@ from simcards.games.protocol import (
 )
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
-from simcards.games.klaverjas.columns import DEAL_COLUMNS
+from simcards.games.klaverjas.columns import DEAL_COLUMNS, DOUBLE_DUMMY_COLUMNS
 from simcards.games.klaverjas.userbot import SUPPORT as KLAVERJAS_USER_BOTS
 from simcards.games.klaverjas.rules import (
     OPTIONS,
@@ -61,6 +61,31 @@ class KlaverjasGame(Game):
         super().__init__(**options)
         self.tables = build_tables(self.options, self.amsterdam)
         self._buffer = np.empty(0, dtype=np.int64)
+        if self.options["double_dummy"]:
+            self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
+
+    def _simulate_frames(self, seed, start, n, kinds, params):
+        out = self._simulate_matrix(seed, start, n, kinds, params)
+        deals = _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)
+        if self.options["double_dummy"]:
+            deals = self._with_perfect_play(deals)
+        return {"deals": deals}
+
+    def perfect_play_bench(self, quick: bool = False) -> dict:
+        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
+        from simcards.games.klaverjas.solve import bench
+
+        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+
+    def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame."""
+        from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins
+
+        margins, _ = perfect_play_margins(self, deals)
+        nat = margins <= 0 if self.options["nat_on_tie"] else margins < 0
+        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
+                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
+                                  pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16))
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         # one output buffer per game, grown as needed: a fresh 100k-deal matrix per chunk costs
@@ -77,7 +102,7 @@ class KlaverjasGame(Game):
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
                                                        traces)
-        return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
+        return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}, traces
 
     def state_from_row(self, row, kinds, params) -> "KlaverjasState":
         hands = np.array([row[f"hand_{s}"] for s in range(4)], dtype=np.int64)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from simcards.games.klaverjas import stats as stats
+from simcards.manifest import done_entries
 from simcards.present import charts, seats
 from simcards.present.render import Figure, Section, Table
 from simcards.present.summary import summary_lines
@@ -126,5 +128,84 @@ def build(game, run, out_dir: Path) -> list[Section]:
     summary = Section("Summary", "Figures marked 'depends on the bots' measure these bots playing "
                       "this ruleset, not the game itself; the others are odds of the cards dealt.",
                       headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals}))
-    return [summary, *sections(stats.all_tables(deals, run.options, game.exact_hand_meld_values),
-                               out_dir)]
+    out = [summary, *sections(stats.all_tables(deals, run.options, game.exact_hand_meld_values),
+                              out_dir)]
+    perfect = perfect_play_section(game, run, deals, out_dir)
+    return out + ([perfect] if perfect is not None else [])
+
+
+# ---- against perfect play: the double_dummy option's columns, and pimc runs in duplicate
+
+
+def duplicate_against_heuristic(game, run) -> pl.DataFrame | None:
+    """When the run's bots include pimc seats (all on one team): the same deals replayed with
+    heuristic bots at those seats, and the per-deal difference of that team's score (pimc run
+    minus heuristic replay), with its mean, standard error and 95% interval. None otherwise."""
+    pimc, heuristic = game.bots.kinds["pimc"], game.bots.kinds["heuristic"]
+    config = run.manifest.get("config", {})
+    try:
+        kinds, params = game.resolve_bots(config["bots"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    teams = {seat & 1 for seat in range(game.n_seats) if kinds[seat] == pimc}
+    if len(teams) != 1:
+        return None
+    team = teams.pop()
+    replay_kinds = np.where(kinds == pimc, heuristic, kinds)
+    seed = int(run.manifest["seed"])
+    pimc_deals = run.scan().select("deal_index", f"score_{team}").collect()
+    replayed = []
+    for entry in done_entries(run.manifest):
+        frames = game._simulate_frames(seed, int(entry["start"]), int(entry["n"]), replay_kinds, params)
+        replayed.append(frames["deals"].select("deal_index", f"score_{team}"))
+    both = pimc_deals.join(pl.concat(replayed), on="deal_index", suffix="_heuristic")
+    diff = (both[f"score_{team}"].cast(pl.Float64) - both[f"score_{team}_heuristic"].cast(pl.Float64))
+    n = diff.len()
+    mean = float(diff.mean())
+    se = float(diff.std()) / n ** 0.5 if n > 1 else float("nan")
+    seats_text = ", ".join(str(s) for s in range(game.n_seats) if kinds[s] == pimc)
+    return pl.DataFrame({"pimc_seats": [seats_text], "team": [team], "deals": [n],
+                         "mean_score_difference": [mean], "se": [se], "lo": [mean - 1.96 * se],
+                         "hi": [mean + 1.96 * se]})
+
+
+def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
+                         extra_tables: list | None = None, extra_figures: list | None = None,
+                         extra_text: str = "") -> Section | None:
+    """The "Against perfect play" section: the bots' margin beside the double-dummy one, nat
+    under perfect play beside the bots', and pimc in duplicate (when the run has them)."""
+    duplicate = duplicate_against_heuristic(game, run)
+    if not stats.has_perfect_play(deals) and duplicate is None:
+        return None
+    tables, figures = [], []
+    text = ("Perfect play is the double-dummy solver's: every hand open, both teams playing the "
+            "rest of the deal to the best margin (the declaring team's card points plus roem "
+            "minus the opponents'), from the start of play. The bots play with their own hands "
+            "only, so perfect play is a bound on good play, not a bot to copy; the bots' margin "
+            "can exceed it when the defenders err. Every figure beside perfect play depends on "
+            "the bots.")
+    if stats.has_perfect_play(deals):
+        gap = stats.margin_gap_distribution(deals)
+        charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
+                         title="Bots' margin minus the perfect-play margin (declaring team)",
+                         xlabel="margin difference (bins of 10 points)", ylabel="share of deals (%)")
+        figures.append(Figure("perfect_play_gap.png", "Share of deals by the declaring team's "
+                              "margin with the bots minus its margin under perfect play, with 95% "
+                              "intervals; below 0 the declaring team left points on the table."))
+        selection = run.options.get("trump_selection", "forced")
+        tables += [
+            Table("perfect_play_margins", stats.margin_gap_summary(deals),
+                  "Mean margins per deal of the declaring team (se: standard error)"),
+            Table("perfect_play_gap", gap, "Bots' margin minus perfect-play margin", show=False),
+            Table("perfect_play_nat", stats.nat_perfect_vs_bots(deals, selection),
+                  "Nat rate under perfect play and with the bots, by trump suit",
+                  ["trump_selection", "trump_suit", "play", *RATE_COLUMNS]),
+        ]
+    tables += extra_tables or []
+    figures += extra_figures or []
+    if duplicate is not None:
+        tables.append(Table("pimc_duplicate", duplicate,
+                            "pimc against heuristic in duplicate: the same deals replayed with "
+                            "heuristic at the pimc seats; the team's score per deal, pimc run "
+                            "minus replay, with its 95% interval"))
+    return Section("Against perfect play", text + extra_text, figures=figures, tables=tables)

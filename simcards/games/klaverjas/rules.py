@@ -64,6 +64,8 @@ OPTIONS = (
            "ranks whose four of a kind in one hand counts as a hand meld (100, jacks 200)",
            item_choices=RANKS),
     Option("deals_per_match", 16, "deals in a match", minimum=1, maximum=1024),
+    Option("double_dummy", False, "analysis: add each deal's perfect-play columns (dd_margin, "
+           "dd_nat, bot_margin) from the double-dummy solver; slow (milliseconds a deal)"),
 )
 
 # slots of the "rules" block

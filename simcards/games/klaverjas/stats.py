@@ -240,4 +240,59 @@ def headlines(options: dict) -> list:
                  _four_of_a_kind_dealt()),
         Headline("four_jacks", "Some hand is dealt four jacks (200 roem) in {rate} of deals {ci}",
                  _four_of_a_kind_dealt(RJ)),
+    ] + (perfect_play_headlines("playing team") if options.get("double_dummy") else [])
+
+
+def perfect_play_headlines(burden: str) -> list:
+    """Headlines of the double_dummy columns (Klaverjassen and Kraken)."""
+    from simcards.present.summary import Headline
+
+    gap = pl.col("bot_margin").cast(pl.Float64) - pl.col("dd_margin").cast(pl.Float64)
+    return [
+        Headline("dd_nat", f"Under perfect play (all hands open) the {burden} goes nat in "
+                 "{rate} of deals {ci}", pl.col("dd_nat")),
+        Headline("dd_gap", "The bots' margin for the declaring team differs from perfect play's "
+                 "by {rate} points a deal on average {ci}", gap, kind="mean", bots=True),
     ]
+
+
+# ---- against perfect play (the double_dummy option's columns: dd_margin, dd_nat, bot_margin)
+
+
+def has_perfect_play(lf: pl.LazyFrame) -> bool:
+    return "dd_margin" in lf.collect_schema().names()
+
+
+def margin_gap_distribution(lf: pl.LazyFrame, width: int = 10) -> pl.DataFrame:
+    """Share of deals by (bots' margin - perfect-play margin) of the declaring team, in bins of
+    ``width`` points (``bin``: the bin's start), with Wilson intervals."""
+    gap = (pl.col("bot_margin").cast(pl.Int32) - pl.col("dd_margin").cast(pl.Int32))
+    binned = lf.select((gap // width * width).alias("bin"))
+    counts = binned.group_by("bin").agg(pl.len().alias("hits"))
+    total = binned.select(pl.len().alias("n"))
+    return counts.join(total, how="cross").with_columns(wilson_columns()).sort("bin").collect()
+
+
+def margin_gap_summary(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Mean margins per deal (declaring team's points plus roem minus the opponents'): perfect
+    play, the bots, and their difference; with standard errors."""
+    gap = pl.col("bot_margin").cast(pl.Int32) - pl.col("dd_margin").cast(pl.Int32)
+    rows = []
+    for name, expr in (("perfect play", pl.col("dd_margin")), ("bots", pl.col("bot_margin")),
+                       ("bots - perfect", gap),
+                       ("|bots - perfect|", gap.abs())):
+        rows.append(lf.select(pl.lit(name).alias("margin"), *mean_exprs(expr)))
+    return pl.concat(rows).collect()
+
+
+def nat_perfect_vs_bots(lf: pl.LazyFrame, selection: str) -> pl.DataFrame:
+    """Nat rate under perfect play (``dd_nat``) beside the bots' (``nat``), over all deals and
+    per trump suit, for the run's trump selection."""
+    suit = pl.col("trump").replace_strict(list(range(4)), list(SUITS), return_dtype=pl.Utf8)
+    out = []
+    for play, flag in (("perfect", pl.col("dd_nat")), ("bots", pl.col("nat"))):
+        base = pl.lit(selection).alias("trump_selection"), pl.lit(play).alias("play")
+        out.append(lf.select(*base, pl.lit("all").alias("trump_suit"), *rate_exprs(flag)))
+        out.append(lf.group_by(suit.alias("trump_suit")).agg(*rate_exprs(flag))
+                   .select(*base, "trump_suit", "n", "hits", "rate", "lo", "hi"))
+    return pl.concat(out).collect().sort("trump_suit", "play")

@@ -17,11 +17,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.cards import DECK32
+from simcards.cards import DECK32, nth_bit_index, popcount
 from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import _play as P
 from simcards.games.klaverjas import bots as B
-from simcards.games._state import S_DECLARER
+from simcards.games._state import S_DECLARER, S_TO_MOVE
+from simcards.games.klaverjas._pimc import WORK_SIZE as PIMC_WORK_SIZE
+from simcards.rng import randint
 from simcards.games.klaverjas._kernels import S_POINTS, S_ROEM, S_TRICKS, S_TRUMP
 from simcards.games.userbots import (
     DECISION_IDS,
@@ -69,9 +71,33 @@ def user_declare(kind, hand, T, params):
     return B.wants_to_declare(kind, hand, T, params)
 
 
+@njit(cache=True)
+def card_without_scratch(kind, legal, st, T, params, rng):
+    """`bots.choose_card` in the user bots' signature (no ``work``): the built-in card of a seat
+    beside a user's bot, and `suggest`. Only pimc needs the scratch; it gets its own here."""
+    if kind == B.PIMC:
+        return B.choose_card(kind, legal, st, T, params, rng, np.zeros(PIMC_WORK_SIZE, np.int64))
+    if kind == B.RANDOM:
+        return nth_bit_index(legal, randint(rng, popcount(legal)))
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
+
+
+def _with_scratch(chain):
+    """The table's card choice in the batch loop's signature: pimc seats use the loop's scratch,
+    every other kind the user bots' chain."""
+    @njit(forceinline=True)
+    def choose(kind, legal, st, T, params, rng, work):
+        if kind == B.PIMC:
+            return B.choose_card(kind, legal, st, T, params, rng, work)
+        return chain(kind, legal, st, T, params, rng)
+
+    return choose
+
+
 def play_loop(links, build):
     """`_play.play_out` with the table's card choice (and, with Python bots, the play hook)."""
-    play = rebuild(P.play_out, build, choose_card=card_chain(B.choose_card, links, build))
+    chain = card_chain(card_without_scratch, links, build)
+    play = rebuild(P.play_out, build, choose_card=_with_scratch(chain))
     return hooked_play(play, build) if build.python else play
 
 
@@ -90,7 +116,7 @@ def suit_parse(allow_pass: bool):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.klaverjas.userbot:copy_heuristic"``)."""
-    return B.choose_card(HEURISTIC, legal, st, T, params, rng)
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
 class KlaverjasSupport(Support):
@@ -129,4 +155,4 @@ class KlaverjasSupport(Support):
         return fields, (*SUITS, None), suit_parse(True)
 
 
-SUPPORT = KlaverjasSupport(DECK32, 4, B.choose_card)
+SUPPORT = KlaverjasSupport(DECK32, 4, card_without_scratch)

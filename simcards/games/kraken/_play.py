@@ -21,8 +21,12 @@ from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
 from simcards.games._rows import ensure_columns
 from simcards.games.klaverjas._kernels import S_TRUMP, STATE_SIZE, hand_melds, new_state
+from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.games.klaverjas._play import deal_cards, play_out
 from simcards.games.kraken._kernels import (
+    A_HAND,
+    A_STUK,
+    AWARD_SIZE,
     SETTLE_SIZE,
     SR_BID_WON,
     SR_BURDEN,
@@ -44,6 +48,7 @@ from simcards.games.kraken._kernels import (
     SR_TOP_MELD,
     SR_TRICKS,
     SR_WOULD_WIN,
+    award_hand_roem,
     bid_team,
     krule,
     settle,
@@ -134,6 +139,7 @@ W_MATCH, W_DEAL_NO, W_INDEX, W_DEALER = W_SEED + 1, W_SEED + 2, W_SEED + 3, W_SE
 W_ESTIMATE = W_SEED + 5  # the declarer's trump estimate, rounded
 W_COL, W_MCOL = W_SEED + 6, W_SEED + 7  # column of the match's first deal row, of its match row
 WORK_SIZE = W_SEED + 8
+W_PIMC = WORK_SIZE  # the pimc bot's scratch follows, when a seat is pimc (`pimc_work_size`)
 
 
 @kernel
@@ -175,7 +181,7 @@ def kraken_deal(T, kinds, params, work, est, rng):
     st = work[W_ST:W_ST + STATE_SIZE]
     new_state(st, hands, work[W_DEALER], trump, (work[W_DEALER] + 1) % 4)
     reset_stream(rng, seed, index, STREAM_PLAY)
-    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32])
+    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32], work[W_PIMC:])
     settle(st, hands, level, T, work[W_SETTLE:W_SETTLE + SETTLE_SIZE])
     return level
 
@@ -334,7 +340,7 @@ def simulate_matches(run, T, kinds, params):
     fout = np.empty((N_FLOAT_ROWS, capacity), dtype=np.float64)
     mout = np.zeros((N_MATCH_ROWS, n), dtype=np.int64)
     traces = np.empty((32, capacity if run[R_TRACE] != 0 else 0), dtype=np.int64)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
     est = np.empty(6, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     work[W_SEED] = run[R_SEED]
@@ -368,8 +374,33 @@ def choose_contract(hands, dealer: int, trump: int, T, kinds, params, seed: int,
     """The bots' contract for given ``hands``, as deal ``index`` of a run with ``seed`` would
     choose it: forehand names trump (unless ``trump`` >= 0 is given), then the bidding.
     Returns (trump, declarer's estimate, bid, estimates, bidders)."""
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
     work[W_HANDS:W_HANDS + 4] = hands
     work[W_SEED], work[W_INDEX], work[W_DEALER] = as_int64(seed), index, dealer
     trump, trump_est, level, est = _contract_of(T, kinds, params, work, trump)
     return trump, trump_est, level, est, work[W_BIDDERS:W_BIDDERS + 3].copy()
+
+
+@kernel
+def hand_roem_end_bonus(hands, trump, declarer, T, tricks, award, end):
+    """Add to ``end[took]`` the declaring team's margin from the hand roem and stuk awarded at
+    the end of the deal, for each ``took`` (bit 0: the declaring team took a trick, bit 1: the
+    other did; with ``hand_roem_needs_trick`` a team without a trick scores none). ``tricks``
+    (2) and ``award`` (AWARD_SIZE) are scratch."""
+    team = declarer & 1
+    other = 1 - team
+    for took in range(4):
+        tricks[team] = took & 1
+        tricks[other] = (took >> 1) & 1
+        award_hand_roem(hands, trump, tricks, T, award)
+        end[took] += (award[A_HAND + team] + award[A_STUK + team]
+                      - award[A_HAND + other] - award[A_STUK + other])
+
+
+@driver
+def hand_roem_end_bonuses(hands, trumps, declarers, T, out):
+    """`hand_roem_end_bonus` of deal ``k`` (``hands[k]``, its trump and declarer) into ``out[k]``."""
+    tricks = np.zeros(2, dtype=np.int64)
+    award = np.zeros(AWARD_SIZE, dtype=np.int64)
+    for k in range(hands.shape[0]):
+        hand_roem_end_bonus(hands[k], trumps[k], declarers[k], T, tricks, award, out[k])

@@ -117,3 +117,12 @@ SCOREBORD_MATCH_COLUMNS = _match_columns(SCOREBORD)
 # one numbering of the kernel's rows for both rulesets (a row a ruleset lacks is not picked)
 DEAL_ROWS = RowLayout(CONTRA_DEAL_COLUMNS, SCOREBORD_DEAL_COLUMNS)
 MATCH_ROWS = RowLayout(CONTRA_MATCH_COLUMNS, SCOREBORD_MATCH_COLUMNS)
+
+# added with the option double_dummy = true (simcards/games/klaverjas/solve.py)
+DOUBLE_DUMMY_COLUMNS = (
+    Column("dd_margin", pl.Int16, "perfect play (all hands open) from the start of play: the declaring "
+                                  "team's card points plus all counted roem minus the opponents' (raw points)"),
+    Column("dd_nat", pl.Boolean, "the team carrying the burden of the deal's bid is nat under perfect play"),
+    Column("dd_kraak_wins", pl.Boolean, "a kraak by the defenders would be won under perfect play"),
+    Column("bot_margin", pl.Int16, "the declaring team's margin as the bots played the deal"),
+)

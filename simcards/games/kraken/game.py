@@ -36,6 +36,7 @@ from simcards.games.kraken.columns import (
     CONTRA_MATCH_COLUMNS,
     DEAL_ROWS,
     MATCH_ROWS,
+    DOUBLE_DUMMY_COLUMNS,
     SCOREBORD_DEAL_COLUMNS,
     SCOREBORD_MATCH_COLUMNS,
 )
@@ -95,6 +96,8 @@ class KrakenGame(Game):
         super().__init__(**options)
         check_options(self.name, self.options)
         self.tables = build_kraken_tables(self.options, self.variant)
+        if self.options["double_dummy"]:
+            self.deal_columns = type(self).deal_columns + DOUBLE_DUMMY_COLUMNS
 
     @property
     def bid_names(self) -> tuple[str, ...]:
@@ -112,12 +115,46 @@ class KrakenGame(Game):
         run[_play.R_EXPECTED_DEALS], run[_play.R_TRACE] = self._expected_deals(), trace
         simulate = self.loop("simulate_matches", _play.simulate_matches)
         ints, floats, matches, traces = simulate(run, self.tables, kinds, params)
-        frames = {"deals": DEAL_ROWS.to_frame(self.deal_columns, ints, floats),
+        frames = {"deals": DEAL_ROWS.to_frame(type(self).deal_columns, ints, floats),
                   "matches": MATCH_ROWS.to_frame(self.match_columns, matches)}
         return frames, traces.T
 
     def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
-        return self._simulate_matches(seed, start, n, kinds, params, False)[0]
+        frames = self._simulate_matches(seed, start, n, kinds, params, False)[0]
+        if self.options["double_dummy"]:
+            frames["deals"] = self._with_perfect_play(frames["deals"])
+        return frames
+
+    def perfect_play_bench(self, quick: bool = False) -> dict:
+        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
+        from simcards.games.klaverjas.solve import bench
+
+        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+
+    def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame. The nat decision of
+        perfect play is on raw card points (with nat_points = "multiplied" and a bid it can
+        differ from the one the score uses)."""
+        from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins
+
+        margins, _ = perfect_play_margins(self, deals)
+        playing = deals["declarer"].to_numpy().astype(np.int64) & 1
+        if "burden_team" in deals.columns:
+            burden = deals["burden_team"].to_numpy().astype(np.int64)
+        else:  # the scoreboard: the playing team always carries it
+            burden = playing
+        burden_margin = np.where(burden == playing, margins, -margins)
+        tie_nat = bool(self.options["nat_on_tie"])
+        nat = burden_margin <= 0 if tie_nat else burden_margin < 0
+        kraak_wins = -margins > 0 if tie_nat else -margins >= 0
+        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
+                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
+                                  pl.Series("dd_kraak_wins", kraak_wins, dtype=pl.Boolean),
+                                  pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16))
+
+    def perfect_play_end_bonuses(self, hands, trumps, declarers, out) -> None:
+        """`perfect_play_end_bonus` of many deals into ``out`` [deals, 4]."""
+        _play.hand_roem_end_bonuses(hands, trumps, declarers, self.tables, out)
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         return self._simulate_matches(seed, start, n, kinds, params, True)
@@ -253,6 +290,25 @@ class KrakenGame(Game):
                 "stuk": [int(out[K.A_STUK]), int(out[K.A_STUK + 1])],
                 "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
+
+    def perfect_play_end_bonus(self, state) -> np.ndarray:
+        """The solver's end bonus (simcards/games/klaverjas/solve.py): the declaring team's margin
+        from hand roem and stuk, by which teams took a trick."""
+        end = np.zeros(4, dtype=np.int64)
+        _play.hand_roem_end_bonus(np.asarray(state.dealt, dtype=np.int64), state.trump,
+                                  state.declarer, self.tables, np.zeros(2, dtype=np.int64),
+                                  np.zeros(K.AWARD_SIZE, dtype=np.int64), end)
+        return end
+
+    def perfect_play_roem(self, state, finished_st) -> tuple[int, int]:
+        """Roem per team of a deal played to its end in ``finished_st``: table roem and pit
+        bonus, plus the hand roem and stuk awarded."""
+        out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
+        tricks = np.array([finished_st[KK.S_TRICKS], finished_st[KK.S_TRICKS + 1]], dtype=np.int64)
+        K.award_hand_roem(np.asarray(state.dealt, dtype=np.int64), state.trump, tricks,
+                          self.tables, out)
+        return tuple(int(finished_st[KK.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
+                     for t in range(2))
 
     def headline_rates(self, deals, matches):
         from simcards.games.kraken import stats

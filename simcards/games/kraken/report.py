@@ -236,6 +236,40 @@ def build(game, run, out_dir: Path) -> list[Section]:
                       "and play (marked 'depends on the bots'); meld odds are odds of the cards.",
                       headlines=summary_lines(game.headline_rates(deals, matches),
                                               {"deals": deals, "matches": matches}))
-    return [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
-                               thresholds=_thresholds(run), options=run.options)]
+    out = [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
+                              thresholds=_thresholds(run), options=run.options)]
+    perfect = _perfect_play(game, run, deals, out_dir)
+    return out + ([perfect] if perfect is not None else [])
+
+
+def _perfect_play(game, run, deals, out_dir: Path):
+    """Klaverjassen's "Against perfect play" section plus the kraak under perfect play."""
+    from simcards.games.klaverjas.report import perfect_play_section
+    from simcards.games.klaverjas.stats import has_perfect_play
+
+    if not has_perfect_play(deals):
+        return perfect_play_section(game, run, deals, out_dir)
+    table = stats.kraak_perfect_by_estimate(deals)
+    half = stats.kraak_half_success(table)
+    kraak = game.bid_names[1]
+    charts.rate_curve(table, "estimate_bin", out_dir / "kraak_perfect.png",
+                      title=f"A {kraak} would be won: under perfect play and with the bots",
+                      xlabel=f"{kraak} decider's estimate (bin start)", ylabel="success rate (%)",
+                      min_n=MIN_N, series="play")
+    thresholds = _thresholds(run).get(kraak, [])
+    shown = ", ".join(f"{t:g}" for t in thresholds) or "unknown"
+    extra = (f" For {kraak}: every defender's decision (bid or pass) by its estimate, and how "
+             f"often a {kraak} would be won under perfect play and with the bots' play. Where "
+             f"the perfect-play rate passes 1/2 is the {kraak} threshold of a strong player "
+             f"(both sides playing perfectly from the bidding on); the bots' {kraak} "
+             f"threshold is {shown}.")
+    return perfect_play_section(
+        game, run, deals, out_dir, extra_text=extra,
+        extra_tables=[Table("kraak_half_success", half, f"Estimate where a {kraak} is won half "
+                            "the time, under perfect play and with the bots' play"),
+                      Table("kraak_perfect_by_estimate", table, f"{kraak} success by estimate",
+                            show=False)],
+        extra_figures=[Figure("kraak_perfect.png", f"Rate at which a {kraak} would be won, by the "
+                              "decider's estimate, under perfect play and with the bots (bands: "
+                              "95% Wilson intervals; bins of fewer than 30 decisions left out).")])
 

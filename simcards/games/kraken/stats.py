@@ -437,6 +437,10 @@ def headlines(deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
         Headline("contested", "Both teams hold a hand meld in {rate} of deals {ci}",
                  pl.col("contested")),
     ]
+    if "dd_margin" in deals.collect_schema().names():
+        from simcards.games.klaverjas.stats import perfect_play_headlines
+
+        out += perfect_play_headlines("team that must score more")
     if contra:
         out.append(Headline("superkraak", "The defenders superkraak in {rate} of deals {ci}",
                             pl.col("bid") >= 3, bots=True))
@@ -450,3 +454,35 @@ def headlines(deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
                                 pl.col("deals").cast(pl.Float64), frame="matches", kind="mean",
                                 key_columns=("match_index",), bots=True))
     return out
+
+
+# ---- against perfect play (the double_dummy option's columns)
+
+
+def kraak_perfect_by_estimate(lf: pl.LazyFrame, bin_width: float = 5.0) -> pl.DataFrame:
+    """For each bin of a kraak decider's estimate (both defenders' decisions, bid or pass): the
+    rate at which a kraak would be won under perfect play (``dd_kraak_wins``) and with the bots'
+    play (``would_win_kraak``)."""
+    name = bid_names(lf)[0]  # the kraak
+    frames = [lf.filter(pl.col(f"est_{name}_{j}").is_not_nan()).select(
+        pl.col(f"est_{name}_{j}").cast(pl.Float64).alias("estimate"),
+        pl.col("dd_kraak_wins"), pl.col(f"would_win_{name}").alias("bots_win")) for j in (1, 2)]
+    dec = pl.concat(frames).with_columns(_bin(bin_width))
+    out = []
+    for play, flag in (("perfect", pl.col("dd_kraak_wins")), ("bots", pl.col("bots_win"))):
+        out.append(dec.group_by("estimate_bin").agg(*rate_exprs(flag))
+                   .with_columns(pl.lit(play).alias("play")))
+    return pl.concat(out).sort("play", "estimate_bin").collect()
+
+
+def kraak_half_success(table: pl.DataFrame, bin_width: float = 5.0, min_n: int = 50) -> pl.DataFrame:
+    """Per play (perfect, bots): the estimate where a kraak's success rate passes 1/2 (bins
+    pooled as in `break_even_from_table`), NaN when it never does."""
+    rows = []
+    for (play,), part in table.group_by("play", maintain_order=True):
+        part = part.sort("estimate_bin").with_columns(pl.col("rate").alias("gain_mean"))
+        centres, _, rates = _pooled(part, bin_width, min_n)
+        rows.append({"play": play, "decisions": int(part["n"].sum()),
+                     "half_success_estimate": _crossing(centres, rates, 0.5)})
+    return pl.DataFrame(rows, schema={"play": pl.String, "decisions": pl.Int64,
+                                      "half_success_estimate": pl.Float64}).sort("play")

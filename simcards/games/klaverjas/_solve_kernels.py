@@ -1,0 +1,707 @@
+"""The double-dummy search of Klaverjassen and Kraken: alpha-beta on the declaring party's margin.
+
+The search plays on the deal state itself (simcards/games/_state.py): at every node it writes
+the few header slots `legal_mask` reads (seat to move, cards in the trick, the led card, the
+winning card and its position) and asks the ruleset's own legal-move kernel, so the solver
+can never disagree with the simulator about what is legal. A card's effect on the trick is
+`card_beats`, its points `card_points`, a trick's roem `trick_roem`: the same kernels
+`apply_card` uses.
+
+Values are *future* margins: what the declaring party (the seats of ``S_PARTY``) will still
+gain from this node to the end of the deal, minus what the other party will gain. A trick
+scores its card points (times a weight, 1 unless a caller needs multiplied points), the
+last-trick 10 and its table roem for the party that wins it. What depends on the whole deal
+rather than on one trick (the pit bonus, Kraken's hand roem that needs a trick) is an *end
+bonus* indexed by which parties took at least one trick (``took``: bit 0 the declaring party,
+bit 1 the other), given by the caller in ``ctx``.
+
+Techniques:
+- a transposition table at trick boundaries keyed by the remaining cards, the leader and
+  ``took`` (within one solve every remaining card's holder is fixed, so the remaining cards
+  say who holds what); entries carry a lower and an upper bound and the best lead, and a
+  generation stamp, so a new solve needs no clearing;
+- move ordering: the table's best lead first, then cards by a cheap heuristic (win cheaply,
+  smear points on a partner's trick, duck low);
+- the last trick is scored without recursion (one card each, nothing to choose);
+- rank equivalence, done carefully: two cards of one hand are interchangeable only when they
+  have the same points, no card held by another seat or lying in the trick sits between them
+  in power, and (with table roem) they cannot both take part in a sequence or four of a kind
+  (fewer than two other cards of their suit remain in play and neither rank makes a four on
+  the table). Adjacent cards usually differ in points or in the sequences they complete, so
+  only these truly equal cards are merged.
+
+The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
+fourth card from ``leader + winning position``. A three-seat game (Skat) reuses the scheme with
+its own legal-move and trick kernels (see the note in solve.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcards._jit import driver, kernel
+from simcards.cards import lowest_bit_index, popcount
+from simcards.games._state import (
+    S_HAND,
+    S_N_PLAYED,
+    S_PARTY,
+    S_TO_MOVE,
+    S_TRICK,
+    S_WIN_POS,
+)
+from simcards.games.klaverjas._kernels import (
+    STATE_SIZE,
+    S_DECLARER,
+    S_LEADER,
+    S_POINTS,
+    S_ROEM,
+    S_TRICKS,
+    S_TRUMP,
+    card_beats,
+    card_points,
+    legal_mask,
+    new_state,
+    rule,
+    trick_roem,
+)
+from simcards.games.klaverjas.rules import (
+    LAST_TRICK_BONUS,
+    PLAIN_POINTS,
+    STUK_VALUE,
+    R_DEFENDERS_PIT,
+    T_STUK,
+    TRUMP_POINTS,
+    R_PIT_BONUS,
+    R_TABLE_ROEM,
+    T_POWER,
+    T_TABLE_FOUR,
+)
+
+INF = np.int64(1) << 40
+
+# ---- the context array ``ctx``: search parameters and counters
+X_END = 0  # 4 slots: end bonus by ``took`` (bit 0: the declaring party took a trick, bit 1: the other)
+X_NODES = 4  # nodes searched (a counter the benchmark reads)
+X_GEN = 5  # generation stamp of the current solve (transposition table entries of older ones are stale)
+X_WEIGHT = 6  # weight of a card point (1; a caller deciding on multiplied points sets 2, 4, ...)
+X_TT_BITS = 7  # log2 of the number of table entries
+X_ROEM = 8  # 1 when table roem counts
+X_PLAIN_POINTS = 16  # 256 slots: card points of a plain suit's 8-bit rank mask
+X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
+X_RUN_BOUND = X_TRUMP_POINTS + 256  # 256 slots: most sequence roem a suit's cards can still make
+CTX_SIZE = X_RUN_BOUND + 256
+
+TT_BITS = 16
+TT_WIDTH = 4  # key, lower bound, upper bound, best lead
+ALL_CARDS = np.int64(-1)
+
+
+def new_context(tt_bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """A (ctx, transposition table) pair; reuse it across solves (the generation stamp keeps
+    solves apart)."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    init_context(ctx, tt_bits)
+    return ctx, np.zeros(TT_WIDTH << tt_bits, dtype=np.int64)
+
+
+@kernel
+def init_context(ctx, tt_bits):
+    """Fill a zeroed ``ctx``: weight 1, the table size, the per-suit point and roem tables."""
+    ctx[X_WEIGHT] = 1
+    ctx[X_TT_BITS] = tt_bits
+    for byte in range(256):
+        plain = 0
+        trump = 0
+        n = 0
+        for rank in range(8):
+            if (byte >> rank) & 1:
+                plain += PLAIN_POINTS[rank]
+                trump += TRUMP_POINTS[rank]
+                n += 1
+        ctx[X_PLAIN_POINTS + byte] = plain
+        ctx[X_TRUMP_POINTS + byte] = trump
+        # a trick holds at most four cards of a suit: 50 for four in sequence, 20 for three
+        ctx[X_RUN_BOUND + byte] = (n // 4) * 50 + (20 if n % 4 == 3 else 0)
+
+
+@kernel
+def set_pit_bonus(ctx, T):
+    """End bonus of plain Klaverjassen: the pit bonus for a party that took every trick (the
+    defenders only when the rules give it them). ``took`` 1 means only the declaring party took
+    tricks, 2 only the other."""
+    pit = rule(T, R_PIT_BONUS)
+    ctx[X_END + 0] = 0
+    ctx[X_END + 3] = 0
+    ctx[X_END + 1] = pit
+    ctx[X_END + 2] = -pit if rule(T, R_DEFENDERS_PIT) != 0 else 0
+    ctx[X_ROEM] = rule(T, R_TABLE_ROEM)
+
+
+@kernel
+def begin_solve(ctx, tt):
+    """A new generation stamp; wipes the table when the stamp runs out."""
+    ctx[X_GEN] += 1
+    if ctx[X_GEN] >= (np.int64(1) << 26):
+        tt[:] = 0
+        ctx[X_GEN] = 1
+
+
+@kernel
+def _power(T, trump, card):
+    return T[T_POWER + 32 * trump + card]
+
+
+@kernel
+def _points_first(mask, trump, T, highest):
+    """The card of ``mask`` with the most (``highest``) or fewest card points; ties go to the
+    stronger card when highest, the weaker otherwise."""
+    pick = -1
+    pick_key = 0
+    rest = mask
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        key = card_points(T, trump, card) * 16 + _power(T, trump, card)
+        if not highest:
+            key = -key
+        if pick < 0 or key > pick_key:
+            pick = card
+            pick_key = key
+    return pick
+
+
+@kernel
+def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
+    """Is ``card`` interchangeable with a card of ``tried`` (both in the mover's ``hand``)?
+    ``others``: every card still in play that the mover does not hold (other hands, the trick)."""
+    points = card_points(T, trump, card)
+    if points != 0:
+        return False
+    suit_base = card & 0x38
+    suit = np.int64(0xFF) << suit_base
+    candidates = tried & suit
+    if candidates == 0:
+        return False
+    if ctx[X_ROEM] != 0:
+        if popcount(others & suit) >= 2:
+            return False
+        if T[T_TABLE_FOUR + (card & 7)] != 0:
+            return False
+    mine = _power(T, trump, card)
+    rest = candidates
+    while rest:
+        other = lowest_bit_index(rest)
+        rest &= rest - 1
+        if card_points(T, trump, other) != 0:
+            continue
+        if ctx[X_ROEM] != 0 and T[T_TABLE_FOUR + (other & 7)] != 0:
+            continue
+        theirs = _power(T, trump, other)
+        low = min(mine, theirs)
+        high = max(mine, theirs)
+        between = False
+        probe = others & suit
+        while probe:
+            c = lowest_bit_index(probe)
+            probe &= probe - 1
+            p = _power(T, trump, c)
+            if low < p < high:
+                between = True
+                break
+        if not between:
+            return True
+    return False
+
+
+@kernel
+def _one_each(st, cards):
+    """Do the ``cards`` lie in different hands (so that one trick can hold them all)?"""
+    for seat in range(4):
+        mine = st[S_HAND + seat] & cards
+        if mine & (mine - 1) != 0:
+            return False
+    return True
+
+
+@kernel
+def _roem_bound(st, T, ctx, remaining, trump):
+    """Most table roem the remaining cards can still make: a suit counts only when three of
+    its cards in natural sequence lie in three different hands (a trick takes one card from
+    each hand), four of a kind and stuk only when their cards lie in different hands."""
+    roem = np.int64(0)
+    common = np.int64(0xFF)
+    for suit in range(4):
+        byte = (remaining >> (8 * suit)) & 0xFF
+        common &= byte
+        for low in range(6):
+            window = np.int64(7) << low
+            if byte & window == window and _one_each(st, window << (8 * suit)):
+                roem += ctx[X_RUN_BOUND + byte]
+                break
+    while common:
+        rank = lowest_bit_index(common)
+        common &= common - 1
+        if _one_each(st, np.int64(0x01010101) << rank):
+            roem += T[T_TABLE_FOUR + rank]
+    stuk = T[T_STUK + trump]
+    if remaining & stuk == stuk and _one_each(st, stuk):
+        roem += STUK_VALUE
+    return roem
+
+
+@kernel
+def _future_bound(st, T, ctx, remaining, took):
+    """(lowest, highest) future margin at a trick boundary: one party takes every remaining
+    point, the last-trick 10 and all roem the remaining cards can still make."""
+    trump = st[S_TRUMP] & 3
+    points = LAST_TRICK_BONUS
+    for suit in range(4):
+        byte = (remaining >> (8 * suit)) & 0xFF
+        points += ctx[(X_TRUMP_POINTS if suit == trump else X_PLAIN_POINTS) + byte]
+    spread = points * ctx[X_WEIGHT]
+    if ctx[X_ROEM] != 0:
+        spread += _roem_bound(st, T, ctx, remaining, trump)
+    low = INF
+    high = -INF
+    for end in range(4):  # the end bonus of every ``took`` this deal can still reach
+        if end & took == took:
+            low = min(low, ctx[X_END + end])
+            high = max(high, ctx[X_END + end])
+    return low - spread, high + spread
+
+
+@kernel
+def _last_trick(st, T, ctx, leader, took):
+    """Value of the last trick (every hand holds one card) plus the end bonus."""
+    trump = st[S_TRUMP] & 3
+    party = st[S_PARTY]
+    best = lowest_bit_index(st[S_HAND + leader])
+    win_pos = 0
+    points = card_points(T, trump, best)
+    mask = np.int64(1) << best
+    seat = leader
+    for pos in range(1, 4):
+        seat = (seat + 1) & 3
+        card = lowest_bit_index(st[S_HAND + seat])
+        points += card_points(T, trump, card)
+        mask |= np.int64(1) << card
+        if card_beats(card, best, trump, T):
+            best = card
+            win_pos = pos
+    winner = (leader + win_pos) & 3
+    gain = (points + LAST_TRICK_BONUS) * ctx[X_WEIGHT]
+    if ctx[X_ROEM] != 0:
+        gain += trick_roem(mask, trump, T)
+    if (party >> winner) & 1:
+        return gain + ctx[X_END + (took | 1)]
+    return ctx[X_END + (took | 2)] - gain
+
+
+# ---- the search frames: one row of F_WIDTH slots per card played below the root (Numba's
+# cache cannot hold a recursive function, so the search keeps its own stack)
+(F_LEADER, F_N, F_LED, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_TOOK, F_ALPHA, F_BETA,
+ F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_HAND, F_SEAT, F_MAX, F_TRIED,
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS) = range(25)
+F_MOVES = 25  # 8 slots: the cards to try, in order
+F_WIDTH = 33
+MAX_DEPTH = 33
+
+
+def new_frames() -> np.ndarray:
+    return np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
+
+
+@kernel
+def _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader, party, maximizing):
+    """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
+    table's move, then (leading or smearing on the partner's trick) the most points first;
+    against an opponent's winning card the cards that beat it (cheapest first, the last seat
+    richest first), then the rest cheapest first. Returns their number."""
+    trump = st[S_TRUMP] & 3
+    k = 0
+    rest_all = legal
+    if tt_move >= 0 and (legal >> tt_move) & 1:
+        F[at + F_MOVES] = tt_move
+        k = 1
+        rest_all &= ~(np.int64(1) << tt_move)
+    first = rest_all
+    second = np.int64(0)
+    first_high = True
+    if n > 0:
+        winner_seat = (leader + win_pos) & 3
+        if ((party >> winner_seat) & 1) != maximizing:
+            beating = np.int64(0)
+            rest = rest_all
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                if card_beats(card, best, trump, T):
+                    beating |= np.int64(1) << card
+            first = beating
+            second = rest_all & ~beating
+            first_high = n == 3
+        else:
+            first_high = n == 3  # the partner's trick: smear points with the last card only
+    while first:
+        card = _points_first(first, trump, T, first_high)
+        first &= ~(np.int64(1) << card)
+        F[at + F_MOVES + k] = card
+        k += 1
+    while second:
+        card = _points_first(second, trump, T, False)
+        second &= ~(np.int64(1) << card)
+        F[at + F_MOVES + k] = card
+        k += 1
+    return k
+
+
+@kernel
+def _enter(st, T, ctx, tt, F, at, only):
+    """Set up the node of the frame at ``at`` (its position slots filled in). Returns
+    (True, value) when the node is settled at once (end of the deal, the last trick, a table
+    cut-off), else (False, 0) with its moves ordered."""
+    ctx[X_NODES] += 1
+    leader = F[at + F_LEADER]
+    n = F[at + F_N]
+    took = F[at + F_TOOK]
+    seat = (leader + n) & 3
+    remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
+    alpha = F[at + F_ALPHA]
+    beta = F[at + F_BETA]
+    slot = -1
+    key = np.int64(0)
+    tt_move = -1
+    if n == 0:
+        if remaining == 0:
+            return True, ctx[X_END + took]
+        if popcount(st[S_HAND + seat]) == 1:
+            return True, _last_trick(st, T, ctx, leader, took)
+        low, high = _future_bound(st, T, ctx, remaining, took)
+        if high <= alpha:
+            return True, high
+        if low >= beta:
+            return True, low
+        if only == ALL_CARDS:
+            key = remaining | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
+            bits = ctx[X_TT_BITS]
+            slot = ((key * np.int64(-7046029254386353131)) >> (64 - bits)) & ((np.int64(1) << bits) - 1)
+            e = slot * TT_WIDTH
+            if tt[e] == key:
+                lower = tt[e + 1]
+                upper = tt[e + 2]
+                if lower >= beta:
+                    return True, lower
+                if upper <= alpha:
+                    return True, upper
+                if lower == upper:
+                    return True, lower
+                alpha = max(alpha, lower)
+                beta = min(beta, upper)
+                tt_move = tt[e + 3]
+    led = F[at + F_LED]
+    best = F[at + F_BEST]
+    win_pos = F[at + F_WIN_POS]
+    st[S_TO_MOVE] = seat
+    st[S_N_PLAYED] = n
+    st[S_TRICK] = led
+    st[S_WIN_POS] = win_pos
+    st[S_TRICK + win_pos] = best
+    legal = legal_mask(st, T) & only
+    party = st[S_PARTY]
+    maximizing = (party >> seat) & 1
+    hand = st[S_HAND + seat]
+    F[at + F_ALPHA] = alpha
+    F[at + F_BETA] = beta
+    F[at + F_SLOT] = slot
+    F[at + F_KEY] = key
+    F[at + F_SEAT] = seat
+    F[at + F_HAND] = hand
+    F[at + F_MAX] = maximizing
+    F[at + F_VALUE] = -INF if maximizing else INF
+    F[at + F_BEST_CARD] = -1
+    F[at + F_TRIED] = 0
+    F[at + F_NEXT] = 0
+    F[at + F_OTHERS] = (remaining & ~hand) | F[at + F_TRICK_MASK]
+    F[at + F_N_MOVES] = _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader,
+                                     party, maximizing)
+    return False, 0
+
+
+@kernel
+def _finish(tt, F, at):
+    """Store the settled value of the frame at ``at`` in the table; returns it."""
+    value = F[at + F_VALUE]
+    slot = F[at + F_SLOT]
+    if slot >= 0:
+        e = slot * TT_WIDTH
+        key = F[at + F_KEY]
+        if tt[e] != key:
+            tt[e] = key
+            tt[e + 1] = -INF
+            tt[e + 2] = INF
+        if value <= F[at + F_ALPHA0]:
+            tt[e + 2] = min(tt[e + 2], value)
+        elif value >= F[at + F_BETA0]:
+            tt[e + 1] = max(tt[e + 1], value)
+        else:
+            tt[e + 1] = value
+            tt[e + 2] = value
+        tt[e + 3] = F[at + F_BEST_CARD]
+    return value
+
+
+@kernel
+def _set_position(F, at, leader, n, led, best, win_pos, trick_mask, trick_points, took, alpha, beta):
+    F[at + F_LEADER] = leader
+    F[at + F_N] = n
+    F[at + F_LED] = led
+    F[at + F_BEST] = best
+    F[at + F_WIN_POS] = win_pos
+    F[at + F_TRICK_MASK] = trick_mask
+    F[at + F_TRICK_POINTS] = trick_points
+    F[at + F_TOOK] = took
+    F[at + F_ALPHA] = alpha
+    F[at + F_BETA] = beta
+    F[at + F_ALPHA0] = alpha
+    F[at + F_BETA0] = beta
+
+
+@kernel
+def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_points, took,
+           alpha, beta, only):
+    """Future margin of the declaring party from the node where seat ``leader + n`` is to play
+    the ``n``-th card of a trick led by ``led`` (``best`` winning at ``win_pos``, the trick's
+    cards ``trick_mask`` worth ``trick_points``), by fail-soft alpha-beta in the window
+    (``alpha``, ``beta``). ``only`` restricts the root's cards (ALL_CARDS: every legal card; a
+    restricted root neither reads nor writes the table). ``F``: the frames (`new_frames`)."""
+    trump = st[S_TRUMP] & 3
+    party = st[S_PARTY]
+    weight = ctx[X_WEIGHT]
+    roem_on = ctx[X_ROEM] != 0
+    _set_position(F, 0, leader, n, led, best, win_pos, trick_mask, trick_points, took, alpha, beta)
+    settled, value = _enter(st, T, ctx, tt, F, 0, only)
+    if settled:
+        return value
+    depth = 0
+    while True:
+        at = depth * F_WIDTH
+        # the next card of this frame, skipping cards equivalent to one already tried
+        card = -1
+        while F[at + F_NEXT] < F[at + F_N_MOVES]:
+            candidate = F[at + F_MOVES + F[at + F_NEXT]]
+            F[at + F_NEXT] += 1
+            tried = F[at + F_TRIED]
+            F[at + F_TRIED] = tried | (np.int64(1) << candidate)
+            if tried != 0 and _equivalent_tried(candidate, tried, F[at + F_HAND], F[at + F_OTHERS],
+                                                trump, T, ctx):
+                continue
+            card = candidate
+            break
+        if card < 0:  # every card tried, or a cut-off: this frame is settled
+            result = _finish(tt, F, at)
+            if depth == 0:
+                return result
+            depth -= 1
+            at = depth * F_WIDTH
+            result += F[at + F_GAIN]
+        else:
+            seat = F[at + F_SEAT]
+            hand = F[at + F_HAND]
+            node_n = F[at + F_N]
+            node_leader = F[at + F_LEADER]
+            bit = np.int64(1) << card
+            st[S_HAND + seat] = hand & ~bit
+            points = F[at + F_TRICK_POINTS] + card_points(T, trump, card)
+            mask = F[at + F_TRICK_MASK] | bit
+            node_best = F[at + F_BEST]
+            node_pos = F[at + F_WIN_POS]
+            node_led = F[at + F_LED]
+            if node_n == 0:
+                node_best = card
+                node_pos = 0
+                node_led = card
+            elif card_beats(card, node_best, trump, T):
+                node_best = card
+                node_pos = node_n
+            F[at + F_CARD] = card
+            child = at + F_WIDTH
+            if node_n == 3:
+                winner = (node_leader + node_pos) & 3
+                gain = points * weight
+                if (st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]) == 0:
+                    gain += LAST_TRICK_BONUS * weight
+                if roem_on:
+                    gain += trick_roem(mask, trump, T)
+                if (party >> winner) & 1:
+                    new_took = F[at + F_TOOK] | 1
+                else:
+                    new_took = F[at + F_TOOK] | 2
+                    gain = -gain
+                F[at + F_GAIN] = gain
+                _set_position(F, child, winner, 0, 0, 0, 0, np.int64(0), 0, new_took,
+                              F[at + F_ALPHA] - gain, F[at + F_BETA] - gain)
+            else:
+                F[at + F_GAIN] = 0
+                _set_position(F, child, node_leader, node_n + 1, node_led, node_best, node_pos,
+                              mask, points, F[at + F_TOOK], F[at + F_ALPHA], F[at + F_BETA])
+            settled, result = _enter(st, T, ctx, tt, F, child, ALL_CARDS)
+            if not settled:
+                depth += 1
+                continue
+            result += F[at + F_GAIN]
+        # a child's value ``result`` comes back to the frame at ``at``
+        st[S_HAND + F[at + F_SEAT]] = F[at + F_HAND]
+        if F[at + F_MAX]:
+            if result > F[at + F_VALUE]:
+                F[at + F_VALUE] = result
+                F[at + F_BEST_CARD] = F[at + F_CARD]
+                if result > F[at + F_ALPHA]:
+                    F[at + F_ALPHA] = result
+        else:
+            if result < F[at + F_VALUE]:
+                F[at + F_VALUE] = result
+                F[at + F_BEST_CARD] = F[at + F_CARD]
+                if result < F[at + F_BETA]:
+                    F[at + F_BETA] = result
+        if F[at + F_ALPHA] >= F[at + F_BETA]:
+            F[at + F_NEXT] = F[at + F_N_MOVES]  # cut-off
+
+
+# ---- the root: a whole state (a trick may be part-played) into search arguments
+
+
+@kernel
+def _copy(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def played_margin(st, T, ctx):
+    """The declaring team's margin from the tricks already played (points times the weight,
+    plus roem, minus the other team's)."""
+    team = st[S_DECLARER] & 1
+    other = 1 - team
+    return ((st[S_POINTS + team] - st[S_POINTS + other]) * ctx[X_WEIGHT]
+            + st[S_ROEM + team] - st[S_ROEM + other])
+
+
+@kernel
+def root_search(st, T, ctx, tt, scratch, F, alpha, beta, only):
+    """`search` from the position of ``st`` (left unchanged; ``scratch`` is a state-sized
+    buffer the search writes into): the future margin, in the window (alpha, beta)."""
+    _copy(scratch, st)
+    trump = st[S_TRUMP] & 3
+    n = st[S_N_PLAYED]
+    leader = st[S_LEADER]
+    team = st[S_DECLARER] & 1
+    took = (1 if st[S_TRICKS + team] > 0 else 0) | (2 if st[S_TRICKS + 1 - team] > 0 else 0)
+    trick_mask = np.int64(0)
+    trick_points = 0
+    for i in range(n):
+        card = st[S_TRICK + i] & 31
+        trick_mask |= np.int64(1) << card
+        trick_points += card_points(T, trump, card)
+    led = st[S_TRICK] if n > 0 else 0
+    win_pos = st[S_WIN_POS] if n > 0 else 0
+    best = st[S_TRICK + win_pos] if n > 0 else 0
+    return search(scratch, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_points,
+                  took, alpha, beta, only)
+
+
+@kernel
+def solve_margin(st, T, ctx, tt, scratch, F):
+    """The declaring team's final margin under perfect play from ``st`` (a new solve)."""
+    begin_solve(ctx, tt)
+    return played_margin(st, T, ctx) + mtdf_search(st, T, ctx, tt, scratch, F, 0, ALL_CARDS)
+
+
+@kernel
+def card_values(st, T, ctx, tt, scratch, F, values):
+    """The final margin after each legal card of the seat to move, into ``values`` [32]
+    (-INF for cards it may not play); one solve, the table shared between the cards.
+    Returns the legal mask."""
+    begin_solve(ctx, tt)
+    base = played_margin(st, T, ctx)
+    _copy(scratch, st)
+    legal = legal_mask(scratch, T)
+    for card in range(32):
+        values[card] = -INF
+    guess = 0
+    rest = legal
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        guess = mtdf_search(st, T, ctx, tt, scratch, F, guess, np.int64(1) << card)
+        values[card] = base + guess
+    return legal
+
+
+@kernel
+def best_cards(st, T, ctx, tt, scratch, F):
+    """(margin, mask of the cards reaching it) for the seat to move: one full search, then a
+    null-window test of each legal card."""
+    begin_solve(ctx, tt)
+    return best_cards_same_solve(st, T, ctx, tt, scratch, F)
+
+
+@kernel
+def best_cards_same_solve(st, T, ctx, tt, scratch, F):
+    """`best_cards` keeping the table of the current solve: for a position reached from its
+    root (same hands), whose entries stay valid."""
+    base = played_margin(st, T, ctx)
+    value = mtdf_search(st, T, ctx, tt, scratch, F, 0, ALL_CARDS)
+    _copy(scratch, st)
+    legal = legal_mask(scratch, T)
+    maximizing = (st[S_PARTY] >> (st[S_TO_MOVE] & 3)) & 1
+    out = np.int64(0)
+    rest = legal
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        bit = np.int64(1) << card
+        if maximizing:
+            reached = root_search(st, T, ctx, tt, scratch, F, value - 1, value, bit) >= value
+        else:
+            reached = root_search(st, T, ctx, tt, scratch, F, value, value + 1, bit) <= value
+        if reached:
+            out |= bit
+    return base + value, out
+
+
+@kernel
+def mtdf_search(st, T, ctx, tt, scratch, F, guess, only):
+    """The future margin by MTD(f): null-window searches from ``guess``, each moving a bound,
+    the table keeping what the earlier ones proved (fewer nodes than one full-window search)."""
+    lower = -INF
+    upper = INF
+    g = guess
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = root_search(st, T, ctx, tt, scratch, F, beta - 1, beta, only)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@driver
+def solve_deals(hands, dealers, trumps, declarers, end_bonus, T, margins, nodes):
+    """The perfect-play margin at the start of play of many deals: deal ``k`` has the four
+    ``hands[k]``, its dealer, trump and declarer, and ``end_bonus[k]`` (4) added to the pit
+    bonus (Kraken's hand roem). Margins into ``margins``, positions searched into ``nodes``."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    init_context(ctx, TT_BITS)
+    tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
+    frames = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    for k in range(hands.shape[0]):
+        new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
+        set_pit_bonus(ctx, T)
+        for took in range(4):
+            ctx[X_END + took] += end_bonus[k, took]
+        before = ctx[X_NODES]
+        margins[k] = solve_margin(st, T, ctx, tt, scratch, frames)
+        nodes[k] = ctx[X_NODES] - before

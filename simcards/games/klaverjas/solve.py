@@ -1,0 +1,166 @@
+"""Perfect play for Klaverjassen and Kraken: `solve(state)`, the exact double-dummy solver.
+
+All four hands are known. From any point of the play (a trick may be part-played) `solve`
+finds the declaring team's final margin for the whole deal under perfect play by both sides:
+its card points plus roem, minus the opponents', tricks already played included. Table roem,
+stuk, the last-trick 10 and the pit bonus count as the ruleset counts them; in Kraken the hand
+roem awarded at the end counts too (with ``hand_roem_needs_trick`` only for a team that takes a
+trick). A deal is nat under perfect play when that margin is not above 0 (below 0 without
+``nat_on_tie``): the nat rule compares the same two totals.
+
+The search is in _solve_kernels.py; this module wraps it for Python callers.
+
+Skat next: the search core needs, per game, a legal-move kernel reading the shared header
+(`legal_mask`), the trick kernels (`card_beats`, `card_points`) and a per-trick gain; Skat's
+three seats would use ``leader + n`` modulo 3 and a trick of three cards, no roem, and an end
+bonus for Schneider/Schwarz levels on the declarer's points. Since Numba cannot take those
+kernels as arguments without losing its cache, Skat gets its own copy of `search` written to
+this template (as each game's play loop is), reusing the table, the context layout and the
+root functions' shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.errors import UserError
+from simcards.games.klaverjas import _kernels as K
+from simcards.games.klaverjas import _solve_kernels as SK
+from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What `solve` finds. ``margin``: the declaring team's final margin (points plus roem minus
+    the opponents') under perfect play; ``best``: the cards of the seat to move that keep it;
+    ``points`` / ``roem``: per team (team 0, team 1) at the end of one perfect line (the first
+    best card each time); ``nat``: is the declaring team nat under perfect play; ``values``: the
+    final margin after each legal card (with ``values=True``); ``nodes``: positions searched."""
+
+    margin: int
+    best: tuple[str, ...]
+    points: tuple[int, int]
+    roem: tuple[int, int]
+    nat: bool
+    values: dict[str, int] | None
+    nodes: int
+
+
+class Solver:
+    """A reusable solver (context and transposition table) for one game's rules."""
+
+    def __init__(self, game, tt_bits: int = SK.TT_BITS):
+        self.game = game
+        self.tables = game.tables
+        self.ctx, self.tt = SK.new_context(tt_bits)
+        self.scratch = np.empty(K.STATE_SIZE, dtype=np.int64)
+        self.frames = SK.new_frames()
+
+    def _prepare(self, state) -> None:
+        SK.set_pit_bonus(self.ctx, self.tables)
+        extra = getattr(self.game, "perfect_play_end_bonus", None)
+        if extra is not None:  # Kraken: hand roem awarded at the end of the deal
+            bonus = extra(state)
+            for took in range(4):
+                self.ctx[SK.X_END + took] += bonus[took]
+
+    def margin(self, state) -> int:
+        self._prepare(state)
+        return int(SK.solve_margin(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames))
+
+    def values(self, state) -> dict[str, int]:
+        self._prepare(state)
+        out = np.empty(32, dtype=np.int64)
+        legal = SK.card_values(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames, out)
+        deck = self.game.deck
+        return {deck.code(c): int(out[c]) for c in range(32) if legal >> c & 1}
+
+    def solve(self, state, values: bool = False) -> Solution:
+        if state.is_over:
+            raise UserError("solve: the deal is over; there is nothing left to play")
+        self._prepare(state)
+        nodes0 = int(self.ctx[SK.X_NODES])
+        margin, best = SK.best_cards(state._st, self.tables, self.ctx, self.tt, self.scratch, self.frames)
+        deck = self.game.deck
+        best_codes = tuple(deck.code(c) for c in range(32) if int(best) >> c & 1)
+        line = np.array(state._st)
+        # one perfect line to the end, for the points and roem under it: the table of this
+        # solve stays valid below the root (same hands), so each step is cheap
+        while True:
+            _, step = SK.best_cards_same_solve(line, self.tables, self.ctx, self.tt, self.scratch, self.frames)
+            card = int(step) & -int(step)
+            if K.apply_card(line, card.bit_length() - 1, self.tables):
+                break
+        extra = getattr(self.game, "perfect_play_end_bonus", None)
+        points = (int(line[K.S_POINTS]), int(line[K.S_POINTS + 1]))
+        roem = [int(line[K.S_ROEM]), int(line[K.S_ROEM + 1])]
+        if extra is not None:
+            roem = list(self.game.perfect_play_roem(state, line))
+        card_values = self.values(state) if values else None
+        nat_on_tie = int(self.tables[T_RULES + R_NAT_ON_TIE])
+        nat = margin <= 0 if nat_on_tie else margin < 0
+        return Solution(int(margin), best_codes, points, (roem[0], roem[1]), bool(nat),
+                        card_values, int(self.ctx[SK.X_NODES]) - nodes0)
+
+
+def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
+    """Solve the deal of a Klaverjassen or Kraken ``state`` (from ``game.deal(...)``) from its
+    current position. ``values=True`` also returns the final margin after every legal card."""
+    solver = solver or Solver(state.game)
+    return solver.solve(state, values=values)
+
+
+def perfect_play_margins(game, deals) -> tuple[np.ndarray, np.ndarray]:
+    """(margin, positions searched) at the start of play of every row of a deals frame (its
+    hands, dealer, trump and declarer), under ``game``'s rules."""
+    hands = deals.select([f"hand_{s}" for s in range(4)]).to_numpy().astype(np.int64)
+    column = lambda name: deals[name].to_numpy().astype(np.int64)
+    dealers, trumps, declarers = column("dealer"), column("trump"), column("declarer")
+    end_bonus = np.zeros((deals.height, 4), dtype=np.int64)
+    extra = getattr(game, "perfect_play_end_bonuses", None)
+    if extra is not None:
+        extra(hands, trumps, declarers, end_bonus)
+    margins = np.zeros(deals.height, dtype=np.int64)
+    nodes = np.zeros(deals.height, dtype=np.int64)
+    SK.solve_deals(np.ascontiguousarray(hands), dealers, trumps, declarers, end_bonus,
+                   game.tables, margins, nodes)
+    return margins, nodes
+
+
+def bot_margins(deals) -> np.ndarray:
+    """The declaring team's margin (points plus roem minus the opponents') as the bots played."""
+    team = deals["declarer"].to_numpy().astype(np.int64) & 1
+    totals = np.stack([deals[f"points_{t}"].to_numpy().astype(np.int64)
+                       + deals[f"roem_{t}"].to_numpy().astype(np.int64) for t in range(2)], axis=1)
+    rows = np.arange(deals.height)
+    return totals[rows, team] - totals[rows, 1 - team]
+
+
+def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5) -> dict:
+    """Solver and pimc figures of ``game`` on one core (process time): the median and 95th
+    percentile of a full-deal solve (the deals of a heuristic run, from the start of play),
+    positions searched per second, and pimc deals per second with one pimc seat at its default
+    ``samples`` against three heuristic bots."""
+    import time
+
+    frame = game.simulate(deals, seed=seed)
+    perfect_play_margins(game, frame.head(1))  # load the compiled kernels
+    times, positions = [], 0
+    for k in range(deals):
+        t0 = time.process_time()
+        _, nodes = perfect_play_margins(game, frame.slice(k, 1))
+        times.append(time.process_time() - t0)
+        positions += int(nodes[0])
+    pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
+    game.simulate_chunk(1, seed=seed + 1, bots=pimc)
+    t0 = time.process_time()
+    game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
+    pimc_seconds = time.process_time() - t0
+    made = pimc_deals * (game.options.get("deals_per_match", 1) if game.unit == "match" else 1)
+    return {"deals": deals, "solve_median_ms": round(1e3 * float(np.median(times)), 2),
+            "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
+            "positions_per_s": round(positions / sum(times)),
+            "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
+            "pimc_deals_per_s": round(made / pimc_seconds, 3)}

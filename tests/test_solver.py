@@ -1,0 +1,143 @@
+"""The double-dummy solver (simcards/games/klaverjas/solve.py) against brute-force minimax.
+
+Positions come from random play of random deals of both Klaverjassen rulesets and of Kraken
+(contra: hand roem awarded at the end), every trump, table roem on and off, with the trick
+part-played or not. The reference (tests/naive/solver.py) tries every legal card of the naive
+rules to the end of the deal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simcards
+from naive import klaverjas as NK
+from naive import kraken as NKR
+from naive import solver as NS
+from simcards.cards import SUITS
+from simcards.errors import UserError
+from simcards.games.klaverjas import solve
+from simcards.games.klaverjas.solve import Solver
+
+RULESETS = ("klaverjas-rotterdam", "klaverjas-amsterdam", "kraken-contra")
+_GAMES: dict = {}
+_SOLVERS: dict = {}
+
+
+def game_of(name: str, table_roem: bool):
+    key = (name, table_roem)
+    if key not in _GAMES:
+        _GAMES[key] = simcards.load(name, table_roem=table_roem)
+        _SOLVERS[key] = Solver(_GAMES[key])
+    return _GAMES[key], _SOLVERS[key]
+
+
+def random_position(name, table_roem, trump, seed, cards_left):
+    """(game, state, naive deal, end bonus) after random legal play down to ``cards_left``."""
+    game, solver = game_of(name, table_roem)
+    rng = random.Random(seed)
+    deck = list(game.deck.codes)
+    rng.shuffle(deck)
+    hands = [deck[8 * s:8 * s + 8] for s in range(4)]
+    dealer = rng.randrange(4)
+    if name.startswith("kraken"):
+        state = game.deal(hands, dealer=dealer, trump=SUITS[trump], bid=0)
+    else:
+        state = game.deal(hands, dealer=dealer, trump=SUITS[trump], declarer=rng.randrange(4))
+    o = game.options
+    amsterdam = game.amsterdam if hasattr(game, "amsterdam") else o["play_rules"] == "amsterdam"
+    rules = NK.Rules(amsterdam=bool(amsterdam), table_roem=o["table_roem"],
+                     four_kind_ranks=tuple(o["four_kind_ranks"]), pit_bonus=o["pit_bonus"],
+                     defenders_pit=o["defenders_pit"], nat_on_tie=o["nat_on_tie"])
+    deal = NK.Deal([set(NK.cards(h)) for h in hands], dealer, trump, state.declarer, rules)
+    while 32 - len(state.history) > cards_left:
+        code = rng.choice(sorted(state.legal_moves()))
+        state.play(code)
+        deal.play(NK.card(code))
+    end_bonus = lambda tricks: 0
+    if name.startswith("kraken"):
+        team = state.declarer % 2
+
+        def end_bonus(tricks, hands=hands):
+            award = NKR.award(hands, SUITS[trump], tricks=tuple(tricks),
+                              suit_order="".join(o["hand_roem_suit_order"]),
+                              four_beats_run=o["hand_roem_four_beats_run"],
+                              needs_trick=o["hand_roem_needs_trick"],
+                              four_ranks=tuple(o["hand_four_kind_ranks"]))
+            mine = award["hand_roem"][team] + award["stuk"][team]
+            theirs = award["hand_roem"][1 - team] + award["stuk"][1 - team]
+            return mine - theirs
+    return game, solver, state, deal, end_bonus
+
+
+def check_position(name, table_roem, trump, seed, cards_left, with_values):
+    game, solver, state, deal, end_bonus = random_position(name, table_roem, trump, seed, cards_left)
+    expected = NS.minimax(deal, end_bonus)
+    assert solver.margin(state) == expected
+    if with_values:
+        reference = {NK.code(c): v for c, v in NS.card_values(deal, end_bonus).items()}
+        assert solver.values(state) == reference
+        solution = solver.solve(state)
+        assert solution.margin == expected
+        best = max(reference.values()) if state.to_move % 2 == state.declarer % 2 else min(reference.values())
+        assert set(solution.best) == {c for c, v in reference.items() if v == best}
+
+
+@settings(max_examples=120)
+@given(st.sampled_from(RULESETS), st.booleans(), st.integers(0, 3), st.integers(0, 2**32),
+       st.integers(1, 12))
+def test_margin_equals_minimax_three_tricks_or_fewer(name, table_roem, trump, seed, cards_left):
+    check_position(name, table_roem, trump, seed, cards_left, with_values=True)
+
+
+@settings(max_examples=8)
+@given(st.sampled_from(RULESETS), st.booleans(), st.integers(0, 3), st.integers(0, 2**32),
+       st.integers(13, 16))
+def test_margin_equals_minimax_four_tricks(name, table_roem, trump, seed, cards_left):
+    check_position(name, table_roem, trump, seed, cards_left, with_values=False)
+
+
+@settings(max_examples=25)
+@given(st.sampled_from(RULESETS), st.booleans(), st.integers(0, 3), st.integers(0, 2**32),
+       st.integers(1, 32))
+def test_following_the_best_cards_reaches_the_margin(name, table_roem, trump, seed, cards_left):
+    """From any position, playing a best card each turn (a random one of them, for every seat)
+    is legal and ends the deal with the margin the first solve reported."""
+    game, solver, state, deal, end_bonus = random_position(name, table_roem, trump, seed, cards_left)
+    rng = random.Random(seed)
+    first = solver.solve(state)
+    while not state.is_over:
+        solution = solver.solve(state)
+        assert solution.margin == first.margin
+        code = rng.choice(solution.best)
+        assert code in state.legal_moves()
+        state.play(code)
+        deal.play(NK.card(code))
+    team = state.declarer % 2
+    final = deal.points[team] + deal.roem[team] - deal.points[1 - team] - deal.roem[1 - team]
+    assert final + end_bonus(deal.tricks) == first.margin
+
+
+def test_full_deal_golden():
+    """A full deal of seed 1: the perfect line's totals add up to the margin, and nat follows it."""
+    game = simcards.load("klaverjas-rotterdam")
+    state = game.deal(seed=1, index=0)
+    solution = solve(state)
+    team = state.declarer % 2
+    line_margin = (solution.points[team] + solution.roem[team]
+                   - solution.points[1 - team] - solution.roem[1 - team])
+    assert line_margin == solution.margin
+    assert sum(solution.points) == 162
+    assert solution.nat == (solution.margin <= 0)
+
+
+def test_solving_a_finished_deal_is_refused():
+    game = simcards.load("klaverjas-rotterdam")
+    state = game.deal(seed=1, index=0)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    with pytest.raises(UserError, match="over"):
+        solve(state)
