@@ -54,13 +54,14 @@ def bot_sanity_section(game, run) -> Section:
     seed's cards, and the published figures the game knows of."""
     seed = run.manifest["seed"]
     units = min(SANITY_UNITS[game.unit], max(run.units_done, 1))
+    sim = game.comparison_game()
     lines = []
     if game.objectives and "heuristic" in game.bots.kinds:
         name, objective = next(iter(game.objectives.items()))
         gains = np.zeros(units)
         for seats in game.tune_seatings:
             bots = ["heuristic" if s in seats else "random" for s in game.seats]
-            values_ = objective.seat_values(game.simulate_chunk(units, seed=seed, bots=bots))
+            values_ = objective.seat_values(sim.simulate_chunk(units, seed=seed, bots=bots))
             gains += seating_gain(values_, seats)
         gains /= len(game.tune_seatings)
         se = gains.std(ddof=1) / np.sqrt(gains.size)
@@ -68,13 +69,17 @@ def bot_sanity_section(game, run) -> Section:
                      f"per {game.unit} in {objective.name} ({objective.doc}; positive: the heuristic "
                      f"side does better), over {units:,} {game.unit}es played on the same cards once "
                      f"per seating".replace("deales", "deals"))
-    random_run = _frames(game, game.simulate_chunk(units, seed=seed, bots="random"))
+    random_run = _frames(sim, sim.simulate_chunk(units, seed=seed, bots="random"))
     run_frames = {"deals": run.scan(), "matches": run.scan("matches") if game.unit == "match" else None}
     rows = []
     for h in game.headline_rates(run_frames["deals"], run_frames["matches"]):
         if not h.bots:
             continue
-        here, rand = values(h, run_frames), values(h, random_run)
+        here = values(h, run_frames)
+        try:
+            rand = values(h, random_run)
+        except pl.exceptions.ColumnNotFoundError:  # a column only the run has (comparison_game)
+            rand = None
         if here is None or rand is None or here.height == 0 or rand.height == 0:
             continue
         a, b = estimate(h, here["x"]), estimate(h, rand["x"])

@@ -348,6 +348,12 @@ class Game:
     def openspiel_rate(self, seconds: float) -> float | None:
         return None
 
+    def comparison_game(self) -> "Game":
+        """The game the report's comparison simulations play (the bot-sanity section's duplicate
+        and random-play runs): these rules without costly per-deal extras, such as a solver's
+        columns. Default: this game."""
+        return self
+
     def headline_rates(self, deals: pl.LazyFrame, matches: pl.LazyFrame | None) -> list:
         """The headline figures of a run (`simcards.present.summary.Headline`), five to eight,
         in plain words; ``matches`` is None for deal-unit rulesets. Default: none."""

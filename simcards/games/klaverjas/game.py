@@ -187,6 +187,13 @@ class KlaverjasGame(Game):
         declarer = check_seat("declarer", declarer)
         return KlaverjasState(self, masks, dealer, trump, declarer)
 
+    def comparison_game(self):
+        # the report's random-play and duplicate runs need no perfect-play columns: solving
+        # every one of their deals would take the report minutes
+        if not self.options["double_dummy"]:
+            return self
+        return type(self)(**{**self.options, "double_dummy": False})
+
     def headline_rates(self, deals, matches):
         from simcards.games.klaverjas import stats
 

@@ -310,6 +310,13 @@ class KrakenGame(Game):
         return tuple(int(finished_st[KK.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
                      for t in range(2))
 
+    def comparison_game(self):
+        # the report's random-play and duplicate runs need no perfect-play columns: solving
+        # every one of their deals would take the report minutes
+        if not self.options["double_dummy"]:
+            return self
+        return type(self)(**{**self.options, "double_dummy": False})
+
     def headline_rates(self, deals, matches):
         from simcards.games.kraken import stats
 
