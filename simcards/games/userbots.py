@@ -589,10 +589,17 @@ def _hooked_play(st, T, bot_kind, bot_params, rng, trace):
     inner_play(st, T, bot_kind, bot_params, rng, trace)  # noqa: F821 (bound by rebuild)
 
 
-def hooked_play(inner, build: Build):
+@njit
+def _hooked_play_scratch(st, T, bot_kind, bot_params, rng, trace, work):
+    note_play(st, trace)
+    inner_play(st, T, bot_kind, bot_params, rng, trace, work)  # noqa: F821 (bound by rebuild)
+
+
+def hooked_play(inner, build: Build, scratch: bool = False):
     """A game's ``play_out(st, T, kinds, params, rng, trace)`` that hands the table live views
-    of the state and the trace first (the views' played cards, in order)."""
-    return rebuild(_hooked_play, build, inner_play=inner)
+    of the state and the trace first (the views' played cards, in order). ``scratch``: the
+    game's ``play_out`` takes a scratch array ``work`` after the trace (a search bot's)."""
+    return rebuild(_hooked_play_scratch if scratch else _hooked_play, build, inner_play=inner)
 
 
 class Support:

@@ -22,7 +22,7 @@ from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import _play as P
 from simcards.games.klaverjas import bots as B
 from simcards.games._state import S_DECLARER, S_TO_MOVE
-from simcards.games.klaverjas._pimc import WORK_SIZE as PIMC_WORK_SIZE
+from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.rng import randint
 from simcards.games.klaverjas._kernels import S_POINTS, S_ROEM, S_TRICKS, S_TRUMP
 from simcards.games.userbots import (
@@ -73,13 +73,18 @@ def user_declare(kind, hand, T, params):
 
 @njit(cache=True)
 def card_without_scratch(kind, legal, st, T, params, rng):
-    """`bots.choose_card` in the user bots' signature (no ``work``): the built-in card of a seat
-    beside a user's bot, and `suggest`. Only pimc needs the scratch; it gets its own here."""
-    if kind == B.PIMC:
-        return B.choose_card(kind, legal, st, T, params, rng, np.zeros(PIMC_WORK_SIZE, np.int64))
+    """`bots.choose_card` in the user bots' signature (no ``work``) for the kinds that need no
+    scratch: the built-in card of a random or heuristic seat beside a user's bot. (Loops built
+    around user bots may not allocate; `_with_scratch` hands pimc seats the loop's scratch.)"""
     if kind == B.RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
+
+
+def suggested_card(kind, legal, st, T, params, rng):
+    """`state.suggest`: any built-in kind's card, pimc with a scratch of its own."""
+    work = np.zeros(pimc_work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
+    return B.choose_card(kind, legal, st, T, params, rng, work)
 
 
 def _with_scratch(chain):
@@ -98,7 +103,7 @@ def play_loop(links, build):
     """`_play.play_out` with the table's card choice (and, with Python bots, the play hook)."""
     chain = card_chain(card_without_scratch, links, build)
     play = rebuild(P.play_out, build, choose_card=_with_scratch(chain))
-    return hooked_play(play, build) if build.python else play
+    return hooked_play(play, build, scratch=True) if build.python else play
 
 
 def suit_parse(allow_pass: bool):
@@ -155,4 +160,4 @@ class KlaverjasSupport(Support):
         return fields, (*SUITS, None), suit_parse(True)
 
 
-SUPPORT = KlaverjasSupport(DECK32, 4, card_without_scratch)
+SUPPORT = KlaverjasSupport(DECK32, 4, suggested_card)

@@ -19,7 +19,7 @@ from numba import njit
 
 from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import bots as B
-from simcards.games.klaverjas.userbot import KlaverjasSupport, card_without_scratch, play_loop, user_trump
+from simcards.games.klaverjas.userbot import KlaverjasSupport, play_loop, suggested_card, user_trump
 from simcards.games.kraken import _play as P
 from simcards.games.kraken import bots as KB
 from simcards.games.kraken._kernels import SR_CROSSES, SR_SCORE
@@ -168,4 +168,4 @@ class KrakenSupport(KlaverjasSupport):
 def make_support(bid_names):
     from simcards.cards import DECK32
 
-    return KrakenSupport(DECK32, 4, card_without_scratch, bid_names)
+    return KrakenSupport(DECK32, 4, suggested_card, bid_names)
