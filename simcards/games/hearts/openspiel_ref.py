@@ -22,10 +22,10 @@ Conventions mapped here:
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
+from simcards.games.openspiel_loop import random_play_rate
 from simcards.cards import DECK52
 
 
@@ -152,22 +152,5 @@ def bench_openspiel_hearts(n_games: int | float = 2000, seed: int = 0, *,
     float ``n_games`` (``bench_openspiel_hearts(3.0)``), plays games until it is spent."""
     import pyspiel
 
-    if isinstance(n_games, float) and seconds is None:
-        seconds = n_games
     game = pyspiel.load_game("hearts", openspiel_params({"passing": False}))
-    rng = random.Random(seed)
-    played = 0
-    t0 = time.perf_counter()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-        played += 1
-        elapsed = time.perf_counter() - t0
-        if (seconds is not None and elapsed >= seconds) or (seconds is None and played >= n_games):
-            return played / elapsed
+    return random_play_rate(game, n_games, seed, seconds=seconds)

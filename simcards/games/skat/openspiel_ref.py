@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
+from simcards.games.openspiel_loop import random_play_rate
 from simcards.cards import DECK32
 from simcards.games.skat.scoring import CONTRACTS
 
@@ -155,22 +155,5 @@ def bench_openspiel_skat(n_games: int | float = 2000, seed: int = 0, *,
     float ``n_games`` (or ``seconds=``) is a time budget."""
     import pyspiel
 
-    if isinstance(n_games, float) and seconds is None:
-        seconds = n_games
     game = pyspiel.load_game("skat")
-    rng = random.Random(seed)
-    played = 0
-    t0 = time.perf_counter()
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-        played += 1
-        elapsed = time.perf_counter() - t0
-        if (seconds is not None and elapsed >= seconds) or (seconds is None and played >= n_games):
-            return played / elapsed
+    return random_play_rate(game, n_games, seed, seconds=seconds)
