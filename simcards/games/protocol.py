@@ -251,6 +251,14 @@ class Game:
     def _simulate_matrix(self, seed: int, start: int, n: int, kinds, params) -> np.ndarray:
         raise NotImplementedError
 
+    def _row_buffer(self, n_rows: int, n: int) -> np.ndarray:
+        """An int64 [n_rows, n] matrix for a batch kernel's rows, reused from call to call (a
+        worker simulates chunk after chunk of the same size). Its content is not cleared."""
+        buffer = getattr(self, "_buffer", None)
+        if buffer is None or buffer.size < n_rows * n:
+            buffer = self._buffer = np.empty(n_rows * n, dtype=np.int64)
+        return buffer[:n_rows * n].reshape(n_rows, n)
+
     def deal(self, *args, **kwargs):
         raise NotImplementedError
 

@@ -60,7 +60,6 @@ class KlaverjasGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options, self.amsterdam)
-        self._buffer = np.empty(0, dtype=np.int64)
         if self.options["double_dummy"]:
             self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
 
@@ -90,9 +89,7 @@ class KlaverjasGame(Game):
     def _simulate_matrix(self, seed, start, n, kinds, params):
         # one output buffer per game, grown as needed: a fresh 100k-deal matrix per chunk costs
         # more in first-touch page faults than a tenth of the simulation
-        if self._buffer.size < _play.N_COLUMNS * n:
-            self._buffer = np.empty(_play.N_COLUMNS * n, dtype=np.int64)
-        out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
+        out = self._row_buffer(_play.N_COLUMNS, n)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
                                                        _NO_TRACES)
         return out

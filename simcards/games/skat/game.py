@@ -87,14 +87,11 @@ class SkatGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options)
-        self._buffer = np.empty(0, dtype=np.int64)
 
     # ------------------------------------------------------------ batch
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
-        if self._buffer.size < _play.N_COLUMNS * n:
-            self._buffer = np.empty(_play.N_COLUMNS * n, dtype=np.int64)
-        out = self._buffer[:_play.N_COLUMNS * n].reshape(_play.N_COLUMNS, n)
+        out = self._row_buffer(_play.N_COLUMNS, n)
         _play.simulate_into(out, seed, start, self.tables, kinds, params, _NO_TRACES)
         return out
 
