@@ -36,12 +36,33 @@ def settings_section(game, bots: Any, seat_names: list[str] | None = None,
         from simcards.games.userbots import is_user_spec
 
         for seat, item in enumerate(_per_seat(bots, game.n_seats) or []):
-            if is_user_spec(item):  # a user's bot: its kind and import path
-                kinds[seat] = f"{item['kind']} {item['entry']}"
+            if is_user_spec(item):
+                kinds[seat] = user_bot_label(item, game.bots)
         tables.append(Table("bot_settings", bots_table(seat_names, kinds, params.tolist(),
                                                        game.bots.params),
                             f"{bots_caption} (* a value changed from its default)"))
     return Section("Settings", f"Ruleset {game.name}: {game.summary}".rstrip(": "), tables=tables)
+
+
+def user_bot_label(item: dict, family) -> str:
+    """A user's bot in the settings: its kind, import path and its own parameters (a Numba
+    bot's game parameters are the table's columns) with * on a value changed from its default."""
+    from simcards.games.userbots import user_param_defaults
+
+    label = f"{item['kind']} {item['entry']}"
+    defaults = user_param_defaults(item, family)
+    if item["kind"] == "numba":  # the game's parameters have columns of their own
+        defaults = {k: v for k, v in defaults.items() if k not in family.param_names}
+    given = dict(item.get("params") or {})
+    values = {**defaults, **given}
+    if not values:
+        return label
+    shown = []
+    for name, value in values.items():
+        changed = "*" if name in given and given[name] != defaults.get(name) else ""
+        shown.append(f"{name} = {value:g}{changed}" if isinstance(value, (int, float))
+                     else f"{name} = {value!r}{changed}")
+    return f"{label} ({', '.join(shown)})"
 
 
 def _frames(game, chunk: dict) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,11 +100,15 @@ EXAMPLE_CASES = {
 def test_example_through_run_tournament_and_tune(tmp_path, case):
     """Each example in `simcards run`, `tournament` (against the heuristic, partners together,
     seats rotated over the same deals) and `tune` (its own parameter): with 1 and with 2
-    workers, the same data, ratings and tuned values; a second tournament the same."""
+    workers (and on a Dask cluster for the Python bot), the same data, ratings and tuned values;
+    a second tournament the same."""
     c = EXAMPLE_CASES[case]
     table = f'kind = "{c["kind"]}"\nentry = "{c["entry"]}"\nparams = {c["params"]}'
     bot = f'{{ kind = "{c["kind"]}", entry = "{c["entry"]}", params = {c["params"]} }}'
     (tmp_path / "run.toml").write_text(RUN.format(name="r", bot=bot, **c))
+    dask = c["kind"] == "python"  # a Dask cluster too (its workers import the bot's module)
+    (tmp_path / "dask.toml").write_text(RUN.format(name="r", bot=bot, **c)
+                                        + 'backend = "dask"\nworkers = 2\n')
     (tmp_path / "tour.toml").write_text(TOURNAMENT.format(name="tour", table=table, **c))
     (tmp_path / "tune.toml").write_text(TUNE.format(name="tune", table=table, **c))
     codes = drive(tmp_path, [
@@ -113,11 +118,13 @@ def test_example_through_run_tournament_and_tune(tmp_path, case):
         ["tournament", "tour.toml", "--out", "t2"],
         ["tune", "tune.toml", "--workers", "1", "--out", "u1", "--quiet"],
         ["tune", "tune.toml", "--workers", "2", "--out", "u2", "--quiet"],
-    ])
-    assert codes == [0] * 6
+    ] + ([["run", "dask.toml", "--out", "w3", "--quiet"]] if dask else []))
+    assert codes == [0] * (7 if dask else 6)
     one, two = frames(tmp_path / "w1" / "r"), frames(tmp_path / "w2" / "r")
     for kind in one:
         assert one[kind].equals(two[kind]), kind
+        if dask:
+            assert one[kind].equals(frames(tmp_path / "w3" / "r")[kind]), kind
     manifest = json.loads((tmp_path / "w1" / "r" / "manifest.json").read_text())
     assert set(manifest["user_bots"]) == {c["entry"]}
     # the user bot is not the heuristic: its seats play differently
@@ -291,10 +298,23 @@ def test_an_interactive_deal_takes_built_in_bots():
         game.deal(seed=1, index=0, bots=[{"kind": "python", "entry": "testbots:Memory"}] * 4)
 
 
-def test_an_illegal_card_of_a_numba_bot_is_an_error():
+def test_an_illegal_card_of_a_numba_bot_names_the_seat_and_the_deal():
+    """A Numba bot going wrong a few deals into a run, beside the heuristic: one error naming
+    the bot, the seat, the deal and the legal cards (found by playing the batch again with the
+    deal hooks on), and every deal before it is legal."""
     game = simcards.load("klaverjas-rotterdam")
-    with pytest.raises(BotError, match="not in its legal mask .testbots:illegal_card"):
-        game.simulate(3, bots=[{"kind": "numba", "entry": "testbots:illegal_card"}] * 4)
+    later = {"kind": "numba", "entry": "testbots:illegal_later"}
+    bots = ["heuristic", later, "heuristic", later]
+    with pytest.raises(BotError) as err:
+        game.simulate(40, seed=5, bots=bots)
+    found = re.search(r"bot 'testbots:illegal_later' at seat (\d), deal \(seed 5, index (\d+)\)"
+                      r".*returned card id 7, which is not in its legal mask.*legal: \w", str(err.value))
+    assert found, str(err.value)
+    seat, index = int(found[1]), int(found[2])
+    assert seat in (1, 3) and index > 0
+    game.simulate(index, seed=5, bots=bots)  # every deal before it is legal
+    with pytest.raises(BotError, match=f"at seat {seat}, deal \\(seed 5, index {index}\\)"):
+        game.simulate(1, seed=5, bots=bots, start=index)
 
 
 def test_a_fresh_bot_plays_each_deal():
@@ -398,3 +418,19 @@ def test_suggest_is_the_bots_card(ruleset):
             state.play(card)
     with pytest.raises(UserError, match="over"):
         state.suggest()
+
+
+def test_the_report_settings_show_a_user_bots_parameters(monkeypatch):
+    from simcards.report import settings_section
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "examples"))
+    game = simcards.load("kraken-contra")
+    mine = {"kind": "python", "entry": "mybots.kraak:MyBot", "params": {"kraak_at": 9}}
+
+    def bots_column(bots):
+        table = next(t for t in settings_section(game, bots).tables if t.name == "bot_settings")
+        return table.frame.row(0)  # the row of bot kinds, one column per seat
+
+    assert "python mybots.kraak:MyBot (kraak_at = 9*)" in bots_column([mine, "heuristic"] * 2)
+    plain = {"kind": "python", "entry": "mybots.kraak:MyBot"}
+    assert "python mybots.kraak:MyBot (kraak_at = 7)" in bots_column([plain] * 4)

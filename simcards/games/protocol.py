@@ -214,9 +214,9 @@ class Game:
         return self._user_loops.get(name, builtin)
 
     @contextmanager
-    def seated(self, bots: Any):
+    def seated(self, bots: Any, note_deals: bool = False):
         """(kind ids, parameter rows) of ``bots``; with user bots, the game plays with its
-        loops rebuilt around them while inside."""
+        loops rebuilt around them while inside (``note_deals``: see `Table.playing`)."""
         table = None
         if not isinstance(bots, str):  # a bot name is always built in
             from simcards.games.userbots import make_table
@@ -225,8 +225,21 @@ class Game:
         if table is None:
             yield self.resolve_bots(bots)
             return
-        with table.playing() as arrays:
+        with table.playing(note_deals) as arrays:
             yield arrays
+
+    def with_bots(self, bots: Any, work):
+        """``work(kinds, params)`` with ``bots`` seated (`seated`). A Numba user bot's illegal
+        card at a table that does not note its deals is played again with the deal hooks on
+        (the same cards: every deal is regenerated), so that the error names the deal."""
+        from simcards.games.userbots import DealNotNoted
+
+        try:
+            with self.seated(bots) as (kinds, params):
+                return work(kinds, params)
+        except DealNotNoted:
+            with self.seated(bots, note_deals=True) as (kinds, params):
+                return work(kinds, params)
 
     def simulate(self, n: int, seed: int = 0, bots: Any = "heuristic", start: int = 0) -> pl.DataFrame:
         """Units start .. start+n-1 of a run with ``seed`` (deals; matches where ``unit`` is
@@ -241,8 +254,8 @@ class Game:
         n = check_count("n", n)
         seed = check_count("seed", seed)
         start = check_count("start", start)
-        with self.seated(bots) as (kinds, params):
-            return self._simulate_frames(seed, start, n, kinds, params)
+        return self.with_bots(bots, lambda kinds, params: self._simulate_frames(seed, start, n,
+                                                                                kinds, params))
 
     def _simulate_frames(self, seed: int, start: int, n: int, kinds, params) -> dict[str, pl.DataFrame]:
         """Default for deal-unit rulesets: one matrix from `_simulate_matrix`."""
@@ -321,9 +334,11 @@ class Game:
         """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
         ``bots``, trick by trick, with the game's header and the result."""
         seed, index = check_count("seed", seed), check_count("index", index)
-        with self.seated(bots) as (kinds, params):
+        def work(kinds, params):
             row, trace = self.run_deal(seed, index, kinds, params)
-            state = self.state_from_row(row, kinds, params)
+            return row, trace, self.state_from_row(row, kinds, params)
+
+        row, trace, state = self.with_bots(bots, work)
         header = self.replay_header(row, state)
         tricks = []
         n_seats = self.n_seats

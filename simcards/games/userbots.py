@@ -65,7 +65,9 @@ seat's parameter row (the game's parameters, then the module's ``PARAMS``: a tup
 seat's stream (`simcards.rng.randint`). The game builds its batch loop around the function
 (`Support.build`); a function passed into compiled code cannot be cached, so every worker
 compiles that loop once per table (README, "Your own bot", gives the cost). The seat's other
-decisions (trump, bids, passes) are the heuristic's with its parameter row.
+decisions (trump, bids, passes) are the heuristic's with its parameter row. A card id outside
+``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the loop raises it with the
+seat, and `Game.with_bots` plays the batch once more with the deal hooks on to name the deal.
 
 Both kinds record a hash of their module's source in the run's manifest; a run whose bot
 source changed is not resumed without ``--force``.
@@ -102,6 +104,12 @@ SUITS = "CDHS"
 
 class BotError(UserError):
     """A user bot's illegal or malformed answer, or an exception inside it."""
+
+
+class DealNotNoted(BotError):
+    """A Numba bot's illegal card at a table whose loops do not note each deal (no Python bot
+    sits there: the hooks would slow the fast path). `Game.with_bots` plays the batch again with
+    the hooks on, so that the error names the deal."""
 
 
 # ------------------------------------------------------------------ specs and imports
@@ -275,13 +283,21 @@ def _python_or_builtin(kind, legal, st, T, params, rng):
 NUMBA_ILLEGAL = "a Numba user bot returned a card id that is not in its legal mask"
 
 
+@njit(cache=True, _nrt=True)
+def numba_illegal(seat, card, legal):
+    """Raise the illegal-card error with its seat, card and legal mask. A call of its own (never
+    inlined): an exception carrying values needs Numba's reference counting, which the fast
+    loops around it run without."""
+    raise ValueError(NUMBA_ILLEGAL, seat, card, legal)
+
+
 def _link(kind_id: int, user, rest, nrt: bool):
     @njit(forceinline=True, _nrt=nrt)
     def choose(kind, legal, st, T, params, rng):
         if kind == kind_id:
             card = user(kind, legal, st, T, params, rng)
             if card < 0 or card > 63 or not (legal >> card) & 1:
-                raise ValueError(NUMBA_ILLEGAL)
+                numba_illegal(seat_of(params), np.int64(card), legal)
             return card
         return rest(kind, legal, st, T, params, rng)
 
@@ -533,19 +549,23 @@ class Table:
         return rng_seed(self.seed, self.deal_index, seat)
 
     @contextmanager
-    def playing(self):
-        """The game plays with this table's loops while inside."""
-        loops = build_loops(self.game, self.has_python, self.numba_links)
+    def playing(self, note_deals: bool = False):
+        """The game plays with this table's loops while inside. ``note_deals``: the loops note
+        every deal even without a Python bot (to name the deal of a Numba bot's illegal card)."""
+        hooked = self.has_python or note_deals
+        loops = build_loops(self.game, hooked, self.numba_links)
         self.game._user_loops = loops
         _TABLES.append(self)
         try:
             yield self.kinds, self.params
         except ValueError as err:
-            if str(err) != NUMBA_ILLEGAL:
+            if not err.args or err.args[0] != NUMBA_ILLEGAL:
                 raise
-            entries = sorted({s.entry for s in self.seats if s.kind == "numba"})
-            raise BotError(f"{NUMBA_ILLEGAL} ({', '.join(entries)}, {self.game.name}); the "
-                           f"function must return one of the set bits of ``legal``") from None
+            seat, card, legal = (int(a) for a in err.args[1:])
+            what = (f"returned card id {card}, which is not in its legal mask; the function must "
+                    f"return one of the set bits of ``legal``")
+            error = self.error(seat, "play", what, codes_of(self.game.deck, legal))
+            raise (error if hooked else DealNotNoted(str(error))) from None
         finally:
             _TABLES.pop()
             self.game._user_loops = {}

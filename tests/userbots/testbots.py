@@ -61,9 +61,17 @@ class Memory:
 try:
     from numba import njit
 
+    from simcards.games._state import S_HAND, S_TO_MOVE, S_TRICK_NO
+
     @njit
-    def illegal_card(kind, legal, st, T, params, rng):
-        """A Numba bot that plays a card it may not."""
-        return 63
+    def illegal_later(kind, legal, st, T, params, rng):
+        """Plays its lowest legal card, except in the sixth trick of a hand that held card 7
+        there: an illegal card, in some deal a few deals into the run."""
+        if st[S_TRICK_NO] == 5 and (st[S_HAND + st[S_TO_MOVE]] >> 7) & 1 and (legal >> 7) & 1 == 0:
+            return 7
+        card = 0
+        while (legal >> card) & 1 == 0:
+            card += 1
+        return card
 except ImportError:  # pragma: no cover
     pass

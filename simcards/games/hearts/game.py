@@ -192,8 +192,8 @@ class HeartsGame(Game):
     def replay_match(self, seed: int, match_index: int, bots: Any = "heuristic") -> dict:
         """Every deal of game ``match_index`` of a run (as `replay`), and its final placings."""
         seed, match_index = check_count("seed", seed), check_count("match_index", match_index)
-        with self.seated(bots) as (kinds, params):
-            frames, _ = self._simulate_traced(seed, match_index, 1, kinds, params)
+        frames, _ = self.with_bots(bots, lambda kinds, params: self._simulate_traced(
+            seed, match_index, 1, kinds, params))
         deals = [self.replay(seed, index, bots) for index in frames["deals"]["deal_index"]]
         game = frames["matches"].row(0, named=True)
         return {"match_index": match_index, "deals": deals,
