@@ -345,6 +345,9 @@ EXPECTS = {"play": "one of the legal card codes (a str)",
            "declare": "a suit letter 'C', 'D', 'H' or 'S', or None to pass",
            "bid": "True or False",
            "pass_cards": "a list of distinct card codes from the hand, as many as are passed"}
+DECISIONS += ("game", "announce")  # Doppelkopf
+EXPECTS.update(game="one of the legal game names (a str: 'normal', 'marriage', 'queen', ...)",
+               announce="True or False")
 DECISION_IDS = {name: i for i, name in enumerate(DECISIONS)}
 EVENTS = ("bidding", "settled")
 EVENT_IDS = {name: i for i, name in enumerate(EVENTS)}
@@ -665,6 +668,16 @@ class Support:
         raise NotImplementedError
 
     # --- card play, shared
+    def legal_codes(self, legal: int) -> tuple[str, ...]:
+        """The codes of a legal mask in card order, each once (a deck with copies has two ids
+        per code)."""
+        if self.deck.copies == 1:
+            return codes_of(self.deck, legal)
+        folded = 0
+        for copy in range(self.deck.copies):
+            folded |= legal >> (copy * self.per_copy)
+        return codes_of(self.deck, folded & ((1 << self.per_copy) - 1))
+
     def card_parse(self, legal: int):
         ids = self.ids
 
@@ -688,7 +701,7 @@ class Support:
         if decision == "play":
             st, legal = payload
             legal = int(legal)
-            legal_codes = codes_of(self.deck, legal)
+            legal_codes = self.legal_codes(legal)
             st = st.copy()
             ctx = table.context
             order = ctx["trace"][:int(st[S.S_PLAYED]).bit_count()].tolist()
@@ -716,7 +729,7 @@ class Support:
         start = [int(st[S.S_HAND + s]) for s in range(self.n_seats)]
         for s, code in state.history:
             start[s] |= 1 << self.ids[code]
-        legal = codes_of(self.deck, state.legal_mask()) if seat == state.to_move else ()
+        legal = self.legal_codes(state.legal_mask()) if seat == state.to_move else ()
         fields = play_fields(self.deck, self.n_seats, st, order, start, seat)
         fields.update(self.play_extra(state, st, seat))
         return View(None, None, seat=seat, decision="play", deal=None, legal=legal,

@@ -26,6 +26,14 @@ class Recorder:
         RECORDED.append(view.fields())
         return view.rng.sample(list(view.hand), 3)
 
+    def game(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.choice(view.legal)
+
+    def announce(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.random() < 0.5
+
 
 class Illegal:
     """Answers a card it does not hold in the third match's first deal."""
