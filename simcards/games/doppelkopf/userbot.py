@@ -83,7 +83,7 @@ def user_game_choice(kind, hand, T, p, contract, value, owed, deals_left, must):
     seats owing a solo, ``must`` and ``deals_left`` packed into one int."""
     if kind >= PYTHON_KIND:
         if kind == PYTHON_KIND:
-            answer = ask_int(D_GAME, seat_of(p), owed | (np.int64(must) << 4) | (deals_left << 5))
+            answer = ask_int(D_GAME, seat_of(p), (owed & 15) | (np.int64(must) << 4) | (deals_left << 5))
             if answer >= 0:
                 return answer
         kind = HEURISTIC
