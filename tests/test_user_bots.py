@@ -379,9 +379,16 @@ def test_a_python_doppelkopf_bot_chooses_games_and_announces(tmp_path):
             assert GAME_TYPES[row["game_type"]] in _game_type_of(answer)
             played += 1
     assert played > 0
-    # they announce
+    # they announce, and a replayed deal makes their calls as the row records them
     seats = whole.select([c for c in whole.columns if c.startswith("ann_seat_")]).to_numpy()
     assert {0, 2} <= set(seats.ravel().tolist())
+    index = next(i for i in range(30, 48) if {0, 2} & set(seats[i].tolist()))
+    story = game.replay(3, index, DOKO)
+    row = whole.row(index, named=True)
+    assert story["result"]["scores"] == [row[f"score_{s}"] for s in range(4)]
+    assert {c: a["cards"] for c, a in story["result"]["announcements"].items()} == {
+        c[4:]: row[c] for c in whole.columns if c.startswith("ann_") and "seat" not in c
+        and row[c] >= 0}
     (tmp_path / "run.toml").write_text(
         'name = "dk"\nruleset = "doppelkopf"\ndeals = 48\nchunk_size = 13\nseed = 3\n'
         '[rules]\npflichtsolo = true\n[[bots]]\nkind = "python"\nentry = "testbots:DokoBot"\n'

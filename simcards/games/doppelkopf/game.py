@@ -144,7 +144,7 @@ class Doppelkopf(Game):
         needs its ``declarer``). The bots' announcements are made for them as they play; call
         `announce` for your own."""
         source = deal_source(hands, seed, index)
-        kinds, params = self.resolve_bots(bots)
+        kinds, params = self.deal_bots(bots)
         if source is not None:
             row, _ = self.run_deal(*source, kinds, params)
             return self.state_from_row(row, kinds, params)
