@@ -520,7 +520,8 @@ def test_a_ruleset_without_user_bots_says_so(tmp_path):
 # ---------------------------------------------------------------- Numba path, suggestions
 
 
-@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "doppelkopf"])  # bench: every ruleset's speed
+# (bench: every ruleset's speed)
+@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "doppelkopf"])
 def test_a_numba_bot_copying_the_heuristic_gives_the_heuristics_data(ruleset):
     game = simcards.load(ruleset)
     copy = {"kind": "numba", "entry": game.user_bots.copy_entry}

@@ -24,16 +24,18 @@ card order: "normal", "queen", ..., "fleshless"), ``declarer`` (the soloist or t
 holder when public, else None), ``party`` (the seat's own: "re", "kontra", or None while an
 announced marriage is open), ``parties`` (per seat, as far as this seat knows: its own, the
 public ones from announcements, club queens played, a declared game and a found partner, and a
-soloist's opponents), ``announcements`` ((call, seat, cards then held), in call order),
-``marriage_open``, ``clarify_trick`` (0: none), per seat ``augen`` and ``tricks_won`` (of the
-tricks taken so far), the special events so far: ``foxes`` ((player, taker) per fox taken),
+soloist's opponents), ``announcements`` ((call, seat, cards then held): Re's, then Kontra's,
+by level), ``marriage_open``, ``clarify_trick`` (0: none), per seat ``augen`` and
+``tricks_won`` (of the tricks taken so far), the special events so far: ``foxes`` ((player,
+taker) per fox taken),
 ``doppelkopfs`` (per seat, tricks of 40 Augen or more), ``karlchen`` (the seat whose J of clubs
 won the last trick, or None); the series: ``series_scores`` (per seat, the deals of this
 series of 24 before this one), ``deal_no`` (0 .. 23), ``deals_left`` (this one included).
 An ``announce`` view adds ``announcement``, ``deadline`` (the fewest cards the seat must hold to
 make it; it holds ``len(hand)``) and ``reply`` (it answers the other party's call).
-The ``game`` view holds ``hand``, ``dealer``, ``pflichtsolo`` (the option), ``owes_solo``, ``must_solo``, ``owing``
-(the seats still owing a solo this series), ``series_scores``, ``deal_no`` and ``deals_left``.
+The ``game`` view holds ``hand``, ``dealer``, ``pflichtsolo`` (the option), ``owes_solo``,
+``must_solo``, ``owing`` (the seats still owing a solo this series), ``series_scores``,
+``deal_no`` and ``deals_left``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,13 @@ from simcards.games.botspec import HEURISTIC
 from simcards.games.doppelkopf import _kernels as K
 from simcards.games.doppelkopf import _play as P
 from simcards.games.doppelkopf import bots as B
-from simcards.games.doppelkopf.rules import CONTRACTS, GAME_TYPES, G_SILENT_MARRIAGE, QC_MASK, SERIES_LENGTH
+from simcards.games.doppelkopf.rules import (
+    CONTRACTS,
+    G_SILENT_MARRIAGE,
+    GAME_TYPES,
+    QC_MASK,
+    SERIES_LENGTH,
+)
 from simcards.games.doppelkopf.scoring import ANNOUNCEMENTS
 from simcards.games.userbots import (
     DECISION_IDS,
@@ -83,7 +91,8 @@ def user_game_choice(kind, hand, T, p, contract, value, owed, deals_left, must):
     seats owing a solo, ``must`` and ``deals_left`` packed into one int."""
     if kind >= PYTHON_KIND:
         if kind == PYTHON_KIND:
-            answer = ask_int(D_GAME, seat_of(p), (owed & 15) | (np.int64(must) << 4) | (deals_left << 5))
+            packed = (owed & 15) | (np.int64(must) << 4) | (deals_left << 5)
+            answer = ask_int(D_GAME, seat_of(p), packed)
             if answer >= 0:
                 return answer
         kind = HEURISTIC
@@ -286,7 +295,8 @@ class DoppelkopfSupport(Support):
         pflicht = bool(table.game.options["pflichtsolo"])
         fields = {"hand": codes_of(self.deck, hand), "dealer": dealer,
                   "pflichtsolo": pflicht, "owes_solo": pflicht and bool(owed >> seat & 1),
-                  "must_solo": must, "owing": tuple(s for s in range(4) if pflicht and owed >> s & 1)}
+                  "must_solo": must,
+                  "owing": tuple(s for s in range(4) if pflicht and owed >> s & 1)}
         fields.update(self.series_fields(table))
         if must:
             legal = SOLOS
