@@ -197,10 +197,52 @@ def check_view(game, state, seat: int, view) -> None:
         assert list(f["scores"]) == state.scores_before and f["phase"] == state.phase
         assert list(f["points"]) == state.points
         assert set(f["passed"]) == set(deck.hand_codes(state.dealt[seat] & ~state.held[seat]))
+    if hasattr(state, "announcements"):  # Doppelkopf
+        check_doppelkopf_view(state, seat, f)
     if seat == state.to_move:
-        assert list(f["legal"]) == sorted(state.legal_moves(), key=deck.card_id)
+        assert list(f["legal"]) == sorted(set(state.legal_moves()), key=deck.card_id)
     else:
         assert f["legal"] == ()
+
+
+AUGEN = {"9": 0, "10": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+
+
+def check_doppelkopf_view(state, seat: int, f: dict) -> None:
+    """The contract, the announcements and the parties: from the view alone, against the full
+    state; a party the seat cannot know is None."""
+    from simcards.games.doppelkopf import _kernels as K
+
+    st = state._st
+    declarer = int(st[K.S_DECLARER])
+    hidden = state.game_type == "silent_marriage" and seat != declarer
+    assert f["game"] == ("normal" if hidden else state.game_type)
+    assert f["contract"] == state.contract
+    assert f["declarer"] == (None if hidden or declarer < 0 else declarer)
+    assert {c: {"seat": s, "cards": n} for c, s, n in f["announcements"]} == state.announcements
+    # Augen and tricks of each seat, rebuilt from the completed tricks
+    augen, tricks = [0] * 4, [0] * 4
+    for _, cards, winner in f["tricks"]:
+        augen[winner] += sum(AUGEN[code[:-1]] for _, code in cards)
+        tricks[winner] += 1
+    assert list(f["augen"]) == augen and list(f["tricks_won"]) == tricks
+    assert f["marriage_open"] == bool(st[K.S_MARRIAGE_OPEN])
+    # the parties: known ones are right, and known only from the seat's own cards, what is
+    # public (an announcement, a club queen played, a declared game, a found partner) or being
+    # the soloist
+    soloist = bool(st[K.S_SOLO]) and declarer == seat
+    shown = {"re": int(st[K.S_REV_RE]), "kontra": int(st[K.S_REV_KO])}
+    for s, party in enumerate(f["parties"]):
+        truth = "re" if int(st[K.S_PARTY]) >> s & 1 else "kontra"
+        for name, mask in shown.items():
+            if mask >> s & 1:
+                assert party == name
+        if party is not None:
+            assert party == truth
+            assert s == seat or shown[party] >> s & 1 or (soloist and party == "kontra")
+    own = None if f["marriage_open"] and seat != declarer else \
+        ("re" if int(st[K.S_PARTY]) >> seat & 1 else "kontra")
+    assert f["party"] == f["parties"][seat] == own
 
 
 @pytest.mark.parametrize("ruleset", SUPPORTED)
@@ -226,7 +268,8 @@ def test_view_holds_what_the_seat_knows_across_random_play(ruleset):
 
 
 @pytest.mark.parametrize("ruleset,options", [("klaverjas-amsterdam", {"trump_selection": "free"}),
-                                             ("kraken-scorebord", {}), ("hearts", {})])
+                                             ("kraken-scorebord", {}), ("hearts", {}),
+                                             ("doppelkopf", {})])
 def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
     """The views a Python bot receives inside the compiled loop: each card-play view equals the
     interactive view after replaying the deal's cards so far; the decision views hold the
@@ -239,7 +282,7 @@ def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
     recorded = list(testbots.RECORDED)
     assert game.simulate_chunk(units, seed=9, bots=bots)["deals"].equals(first["deals"])
     plays = [r for r in recorded if r["decision"] == "play"]
-    assert plays and len(recorded) > len(plays)  # trump, declare, bid or pass decisions too
+    assert plays and len(recorded) > len(plays)  # trump, declare, bid, pass, game, announce too
     deals = first["deals"]
     by_deal = {}
     for r in plays:
@@ -252,6 +295,8 @@ def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
         for view in views:
             while len(state.history) < len(view["played"]):
                 state.play(game.deck.code(int(trace[len(state.history)])))
+            if ruleset == "doppelkopf":  # the calls the bot made before this card
+                state._replay_calls(0)
             again = state.view(0).fields()
             for key in ("legal", "deal"):
                 view.pop(key), again.pop(key)
@@ -260,11 +305,121 @@ def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
                     view.pop(key, None), again.pop(key, None)
             if "deal_no" in again:
                 view.pop("deal_no"), again.pop("deal_no")
+            if "series_scores" in again:  # likewise
+                for key in ("series_scores", "deals_left"):
+                    view.pop(key), again.pop(key)
             assert view == again
     for r in recorded:
         if r["decision"] != "play":
             dealt = deals.filter(pl.col("deal_index") == r["deal"][1]).row(0, named=True)
-            assert sorted(r["hand"]) == sorted(game.deck.hand_codes(dealt["hand_0"]))
+            dealt = game.deck.hand_codes(dealt["hand_0"])
+            if r["decision"] == "announce":  # during play: what is left of the hand
+                assert not set(r["hand"]) - set(dealt) and len(r["hand"]) >= r["deadline"]
+            else:
+                assert sorted(r["hand"]) == sorted(dealt)
+
+
+# ---------------------------------------------------------------- Doppelkopf's decisions
+
+DOKO = [{"kind": "python", "entry": "testbots:DokoBot"}, "heuristic",
+        {"kind": "python", "entry": "testbots:DokoBot", "params": {"announce_rate": 0.2}}, "random"]
+
+
+def test_doppelkopf_views_through_solos_marriages_and_announcements():
+    """`check_view` for every seat after every card of a heuristic deal of each game type the
+    bots play (solos, marriages announced and silent, announcements made), cards random."""
+    game = simcards.load("doppelkopf")
+    silent = [{"kind": "heuristic", "params": {"marriage_silent": 1}}] * 4
+    rng = np.random.default_rng(3)
+    seen, calls = set(), 0
+    for bots in ("heuristic", silent):
+        deals = game.simulate(300, seed=5, bots=bots)
+        picks = {}
+        for row in deals.iter_rows(named=True):
+            picks.setdefault(row["game_type"], row["deal_index"])
+        for index in picks.values():
+            state = game.deal(seed=5, index=index, bots=bots)
+            seen.add(state.game_type)
+            while True:
+                for seat in range(4):
+                    check_view(game, state, seat, state.view(seat))
+                if state.is_over:
+                    break
+                moves = state.legal_moves()
+                state.play(moves[int(rng.integers(len(moves)))])
+            calls += len(state.announcements)
+    assert {"normal", "marriage", "silent_marriage"} <= seen and len(seen) >= 5 and calls > 0
+
+
+def _game_type_of(answer: str) -> set[str]:
+    if answer == "marriage":
+        return {"marriage", "marriage_alone"}
+    return {answer if answer in ("silent_marriage", "fleshless") else f"{answer}_solo"}
+
+
+def test_a_python_doppelkopf_bot_chooses_games_and_announces(tmp_path):
+    """Python bots choosing games (owed solos with pflichtsolo included) and announcing: the
+    answers are in the data, which is the same however the run is cut into chunks (a chunk may
+    begin inside a series) and with 2 workers through `simcards run`."""
+    from simcards.games.doppelkopf.rules import CONTRACTS, GAME_TYPES
+
+    game = simcards.load("doppelkopf", pflichtsolo=True)
+    testbots.DOKO_GAMES.clear()
+    whole = game.simulate(48, seed=3, bots=DOKO)
+    decisions = list(testbots.DOKO_GAMES)
+    parts = [game.simulate(n, seed=3, bots=DOKO, start=s) for s, n in ((0, 13), (13, 20), (33, 15))]
+    assert pl.concat(parts).equals(whole)
+    assert game.simulate(48, seed=3, bots=DOKO).equals(whole)
+    # each seat plays one owed solo per series, and a seat that must is asked for a solo
+    owed = whole.filter(pl.col("owed_solo") == 1)
+    for series in (0, 1):
+        declarers = owed.filter(pl.col("deal_index") // 24 == series)["declarer"].to_list()
+        assert sorted(declarers) == [0, 1, 2, 3]
+    must = [answer for _, _, forced, answer in decisions if forced]
+    assert must and set(must) <= set(CONTRACTS[1:])
+    # the Python seats' declarations are the games played
+    answers = {(deal[1], seat): answer for deal, seat, _, answer in decisions}
+    played = 0
+    for row in whole.filter(pl.col("declarer").is_in([0, 2])).iter_rows(named=True):
+        answer = answers[(row["deal_index"], row["declarer"])]
+        if row["game_type"] != 0 or answer != "normal":
+            assert GAME_TYPES[row["game_type"]] in _game_type_of(answer)
+            played += 1
+    assert played > 0
+    # they announce, and a replayed deal makes their calls as the row records them
+    seats = whole.select([c for c in whole.columns if c.startswith("ann_seat_")]).to_numpy()
+    assert {0, 2} <= set(seats.ravel().tolist())
+    index = next(i for i in range(30, 48) if {0, 2} & set(seats[i].tolist()))
+    story = game.replay(3, index, DOKO)
+    row = whole.row(index, named=True)
+    assert story["result"]["scores"] == [row[f"score_{s}"] for s in range(4)]
+    assert {c: a["cards"] for c, a in story["result"]["announcements"].items()} == {
+        c[4:]: row[c] for c in whole.columns if c.startswith("ann_") and "seat" not in c
+        and row[c] >= 0}
+    (tmp_path / "run.toml").write_text(
+        'name = "dk"\nruleset = "doppelkopf"\ndeals = 48\nchunk_size = 13\nseed = 3\n'
+        '[rules]\npflichtsolo = true\n[[bots]]\nkind = "python"\nentry = "testbots:DokoBot"\n'
+        '[[bots]]\nkind = "heuristic"\n[[bots]]\nkind = "python"\nentry = "testbots:DokoBot"\n'
+        'params = { announce_rate = 0.2 }\n[[bots]]\nkind = "random"\n')
+    assert drive(tmp_path, [["run", "run.toml", "--workers", "2", "--out", "w2", "--quiet"]]) == [0]
+    assert frames(tmp_path / "w2" / "dk")["deals"].equals(whole)
+
+
+@pytest.mark.parametrize("bot,decision,needles", [
+    ("BadGame", "game", ["answered 'solo', not one of the legal game names",
+                         "legal: normal, queen, jack, clubs, spades, hearts, diamonds, fleshless"]),
+    ("BadAnnounce", "announce", ["answered 'yes', not True or False", "legal: True, False"]),
+    ("BadCard", "play", ["answered 'XX', not one of the legal card codes", "legal: "]),
+])
+def test_an_illegal_doppelkopf_answer_is_one_error(bot, decision, needles):
+    game = simcards.load("doppelkopf")
+    with pytest.raises(BotError) as err:
+        game.simulate(4, seed=0, bots=[{"kind": "python", "entry": f"testbots:{bot}"}] * 4)
+    text = str(err.value)
+    assert text.startswith(f"bot 'testbots:{bot}' at seat ") and "deal (seed 0, index " in text
+    assert f"of doppelkopf, decision {decision}: " in text
+    for needle in needles:
+        assert needle in text
 
 
 # ---------------------------------------------------------------- errors, hashes, refusals
@@ -385,7 +540,8 @@ def test_a_ruleset_without_user_bots_says_so(tmp_path):
 # ---------------------------------------------------------------- Numba path, suggestions
 
 
-@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam"])  # bench: every ruleset's speed
+# (bench: every ruleset's speed)
+@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "doppelkopf"])
 def test_a_numba_bot_copying_the_heuristic_gives_the_heuristics_data(ruleset):
     game = simcards.load(ruleset)
     copy = {"kind": "numba", "entry": game.user_bots.copy_entry}

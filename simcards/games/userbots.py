@@ -35,7 +35,11 @@ The bot has one method per decision of the ruleset (`simcards rulesets NAME` lis
 - ``declare(view) -> str | None``: Klaverjassen with free trump selection: a suit to play the
   game in, or None to pass;
 - ``bid(view) -> bool``: Kraken: make the bid ``view.bid`` (kraak, rekraak, ...) or not;
-- ``pass_cards(view) -> list[str]``: Hearts and Hartenjagen: the cards to pass.
+- ``pass_cards(view) -> list[str]``: Hearts and Hartenjagen: the cards to pass;
+- ``game(view) -> str``: Doppelkopf, before play: "normal", a solo ("queen", "clubs", ...), or
+  with both club queens "marriage" or "silent_marriage";
+- ``announce(view) -> bool``: Doppelkopf: make ``view.announcement`` (Re/Kontra or the next
+  Absage, while it is in time) or not.
 
 Only ``play`` is required: a decision the class does not define is made by the built-in
 heuristic with the game's default parameters for that seat. An illegal answer, a wrong type or
@@ -65,9 +69,10 @@ seat's parameter row (the game's parameters, then the module's ``PARAMS``: a tup
 seat's stream (`simcards.rng.randint`). The game builds its batch loop around the function
 (`Support.build`); a function passed into compiled code cannot be cached, so every worker
 compiles that loop once per table (README, "Your own bot", gives the cost). The seat's other
-decisions (trump, bids, passes) are the heuristic's with its parameter row. A card id outside
-``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the loop raises it with the
-seat, and `Game.with_bots` plays the batch once more with the deal hooks on to name the deal.
+decisions (trump, bids, passes, games, announcements) are the heuristic's with its parameter
+row. A card id outside ``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the
+loop raises it with the seat, and `Game.with_bots` plays the batch once more with the deal hooks
+on to name the deal.
 
 Both kinds record a hash of their module's source in the run's manifest; a run whose bot
 source changed is not resumed without ``--force``.
@@ -361,6 +366,9 @@ EXPECTS = {"play": "one of the legal card codes (a str)",
            "declare": "a suit letter 'C', 'D', 'H' or 'S', or None to pass",
            "bid": "True or False",
            "pass_cards": "a list of distinct card codes from the hand, as many as are passed"}
+DECISIONS += ("game", "announce")  # Doppelkopf
+EXPECTS.update(game="one of the legal game names (a str: 'normal', 'marriage', 'queen', ...)",
+               announce="True or False")
 DECISION_IDS = {name: i for i, name in enumerate(DECISIONS)}
 EVENTS = ("bidding", "settled")
 EVENT_IDS = {name: i for i, name in enumerate(EVENTS)}
@@ -625,7 +633,8 @@ def hooked_play(inner, build: Build, scratch: bool = False):
 class Support:
     """A ruleset's user-bot support (``Game.user_bots``): its decisions, its loops rebuilt
     around user bots, and its views. A game folder subclasses it (klaverjas/userbot.py,
-    kraken/userbot.py, hearts/userbot.py) and sets ``Game.user_bots`` to an instance.
+    kraken/userbot.py, hearts/userbot.py, doppelkopf/userbot.py) and sets ``Game.user_bots`` to
+    an instance.
 
     - ``decisions``: the bot methods of the ruleset ("play" first);
     - ``build(links, build)``: {loop name: rebuilt loop} (`rebuild` with the `Build`); the game calls
@@ -635,7 +644,7 @@ class Support:
       decision other than the card;
     - ``state_view(state, seat)``: the same view from an interactive deal.
 
-    Adding user bots to a ruleset (Skat, Doppelkopf, ...), in its folder's ``userbot.py``:
+    Adding user bots to a ruleset (Skat, ...), in its folder's ``userbot.py``:
 
     1. For each decision besides the card, a cached kernel with the built-in decision's
        signature that asks a Python bot (``kind == PYTHON_KIND``: ``ask_int(DECISION_IDS[name],
@@ -652,10 +661,11 @@ class Support:
     3. The views: ``play_extra`` (contract, declarer, announcements, scores; three seats work
        as they are), ``decision_view`` (fields, legal answers, a parse returning the kernel's
        encoding or None for a bad answer). Skat: the skat is hidden from every seat except the
-       declarer once it has taken it, and an Ouvert declarer's hand is public. Doppelkopf: two
-       copies of each card share a code (`card_parse` picks the copy the seat may play), so
-       ``state_view`` must rebuild the played cards from the state's card ids, not codes; the
-       parties stay hidden until an announcement or a queen of clubs shows them.
+       declarer once it has taken it, and an Ouvert declarer's hand is public. A deck with two
+       copies of each card (Doppelkopf) shares a code between them: `card_parse` picks the
+       copy the seat may play, `legal_codes` lists each code once, and ``state_view`` rebuilds
+       the played cards from the state's card ids, not codes (doppelkopf/userbot.py, whose
+       views also keep the parties hidden until they are public).
     4. Extend tests/test_user_bots.py: `SUPPORTED` picks the ruleset up for the view tests.
     """
 
@@ -685,6 +695,16 @@ class Support:
         raise NotImplementedError
 
     # --- card play, shared
+    def legal_codes(self, legal: int) -> tuple[str, ...]:
+        """The codes of a legal mask in card order, each once (a deck with copies has two ids
+        per code)."""
+        if self.deck.copies == 1:
+            return codes_of(self.deck, legal)
+        folded = 0
+        for copy in range(self.deck.copies):
+            folded |= legal >> (copy * self.per_copy)
+        return codes_of(self.deck, folded & ((1 << self.per_copy) - 1))
+
     def card_parse(self, legal: int):
         ids = self.ids
 
@@ -708,7 +728,7 @@ class Support:
         if decision == "play":
             st, legal = payload
             legal = int(legal)
-            legal_codes = codes_of(self.deck, legal)
+            legal_codes = self.legal_codes(legal)
             st = st.copy()
             ctx = table.context
             order = ctx["trace"][:int(st[S.S_PLAYED]).bit_count()].tolist()
@@ -736,7 +756,7 @@ class Support:
         start = [int(st[S.S_HAND + s]) for s in range(self.n_seats)]
         for s, code in state.history:
             start[s] |= 1 << self.ids[code]
-        legal = codes_of(self.deck, state.legal_mask()) if seat == state.to_move else ()
+        legal = self.legal_codes(state.legal_mask()) if seat == state.to_move else ()
         fields = play_fields(self.deck, self.n_seats, st, order, start, seat)
         fields.update(self.play_extra(state, st, seat))
         return View(None, None, seat=seat, decision="play", deal=None, legal=legal,

@@ -26,6 +26,14 @@ class Recorder:
         RECORDED.append(view.fields())
         return view.rng.sample(list(view.hand), 3)
 
+    def game(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.choice(view.legal)
+
+    def announce(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.random() < 0.5
+
 
 class Illegal:
     """Answers a card it does not hold in the third match's first deal."""
@@ -75,3 +83,62 @@ try:
         return card
 except ImportError:  # pragma: no cover
     pass
+
+
+# ---------------------------------------------------------------- Doppelkopf
+
+DOKO_GAMES = []  # (deal, seat, must_solo, answer) of every game decision of a DokoBot
+
+
+class DokoBot:
+    """A Doppelkopf bot deciding everything from its seeded stream: now and then a solo (always
+    one when it must), half the time a silent marriage, each announcement asked with
+    probability ``announce_rate``, a random legal card."""
+
+    def __init__(self, announce_rate=0.4):
+        self.announce_rate = announce_rate
+        self.rng = None
+
+    def _rng(self, view):
+        if self.rng is None:  # one stream for the whole deal
+            self.rng = view.rng
+        return self.rng
+
+    def game(self, view):
+        rng = self._rng(view)
+        if view.must_solo or rng.random() < 0.1:
+            answer = rng.choice([g for g in view.legal if g not in ("normal", "marriage",
+                                                                     "silent_marriage")])
+        elif "silent_marriage" in view.legal and rng.random() < 0.5:
+            answer = "silent_marriage"
+        else:
+            answer = view.legal[0]
+        DOKO_GAMES.append((view.deal, view.seat, view.must_solo, answer))
+        return answer
+
+    def announce(self, view):
+        return self._rng(view).random() < self.announce_rate
+
+    def play(self, view):
+        return self._rng(view).choice(view.legal)
+
+
+class BadGame(DokoBot):
+    def game(self, view):
+        return "solo"
+
+
+class BadAnnounce(DokoBot):
+    def game(self, view):
+        return view.legal[0]
+
+    def announce(self, view):
+        return "yes"
+
+
+class BadCard(DokoBot):
+    def game(self, view):
+        return view.legal[0]
+
+    def play(self, view):
+        return "XX"

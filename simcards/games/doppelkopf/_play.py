@@ -79,41 +79,76 @@ def deal_cards(seed, index, hands, deck, rng):
     return index % 4
 
 
+# what a seat declares before play (`game_choice`): no solo, a solo contract (1 .. 7, rules.py),
+# or, holding both club queens, its marriage announced or silent
+CHOICE_NORMAL, CHOICE_MARRIAGE, CHOICE_SILENT = 0, 8, 9
+
+
+@kernel
+def game_choice(kind, hand, T, p, contract, value, owed, deals_left, must):
+    """A seat's declaration before play (CHOICE_* or a solo contract): the heuristic plays its
+    best solo ``contract`` when its estimate ``value`` reaches ``solo_threshold``; otherwise a
+    holder of both club queens plays its marriage, silent by ``marriage_silent`` (any kind).
+    ``owed`` (the seats owing a solo), ``deals_left`` and ``must`` (this seat must play its owed
+    solo now) are what a user bot is told (userbot.py); the heuristic ignores them."""
+    if kind == HEURISTIC and value >= p[P_SOLO_THRESHOLD]:
+        return contract
+    if popcount(hand & QC_MASK) == 2:
+        return CHOICE_SILENT if p[P_MARRIAGE_SILENT] >= 0.5 else CHOICE_MARRIAGE
+    return CHOICE_NORMAL
+
+
+@kernel
+def forced_seat(T, owed, deals_left, dealer):
+    """With ``pflichtsolo``: the seat that must play its owed solo in this deal (the first from
+    forehand still owing, once no more deals are left than players owing), else -1."""
+    if T[T_RULES + R_PFLICHTSOLO] != 0 and 0 < deals_left <= popcount(owed):
+        for k in range(4):
+            seat = (dealer + 1 + k) & 3
+            if (owed >> seat) & 1:
+                return seat
+    return -1
+
+
 @kernel
 def choose_game(hands, dealer, T, kinds, params, est, solo_est, solo_pick, owed, deals_left):
     """(game type, declarer, owed solo?) of a deal, and each seat's estimates into ``est``,
-    ``solo_est`` and ``solo_pick``: the first heuristic seat from forehand whose best solo
-    clears its threshold plays it; with ``pflichtsolo`` a player still owing a solo (bit set in
+    ``solo_est`` and ``solo_pick``: the first seat from forehand that declares a solo
+    (`game_choice`) plays it; with ``pflichtsolo`` a player still owing a solo (bit set in
     ``owed[0]``, cleared here) plays it when ``deals_left`` in the series are no more than the
-    players owing; else the holder of both club queens plays a marriage."""
+    players owing (`forced_seat`); else the holder of both club queens plays its marriage."""
     game_type, declarer = G_NORMAL, -1
+    forced = forced_seat(T, owed[0], deals_left, dealer)
+    silent = False
     for k in range(4):
         seat = (dealer + 1 + k) & 3
         est[seat] = np.int64(np.round(hand_estimate(hands[seat], T, params[seat])))
         contract, value = best_solo(hands[seat], T, params[seat])
         solo_est[seat] = np.int64(np.round(value))
         solo_pick[seat] = contract
-        if (declarer < 0 and kinds[seat] == HEURISTIC
-                and solo_est[seat] >= params[seat, P_SOLO_THRESHOLD]):
-            game_type, declarer = G_FIRST_SOLO + contract - 1, seat
+        if declarer < 0:
+            choice = game_choice(kinds[seat], hands[seat], T, params[seat], contract,
+                                 solo_est[seat], owed[0], deals_left, seat == forced)
+            if choice == CHOICE_SILENT:
+                silent = True
+            elif 0 < choice < CHOICE_MARRIAGE:
+                game_type, declarer = G_FIRST_SOLO + choice - 1, seat
     owed_solo = False
     if T[T_RULES + R_PFLICHTSOLO] != 0:
         if declarer >= 0 and (owed[0] >> declarer) & 1:
             owed_solo = True
-        elif 0 < deals_left <= popcount(owed[0]):  # an owed solo now goes before a free one
-            declarer = -1
-            for k in range(4):
-                seat = (dealer + 1 + k) & 3
-                if declarer < 0 and (owed[0] >> seat) & 1:
-                    game_type, declarer = G_FIRST_SOLO + solo_pick[seat] - 1, seat
-                    owed_solo = True
+        elif forced >= 0:  # an owed solo now goes before a free one
+            choice = game_choice(kinds[forced], hands[forced], T, params[forced],
+                                 solo_pick[forced], solo_est[forced], owed[0], deals_left, True)
+            if choice <= 0 or choice >= CHOICE_MARRIAGE:
+                choice = solo_pick[forced]
+            game_type, declarer, owed_solo = G_FIRST_SOLO + choice - 1, forced, True
         if owed_solo:
             owed[0] &= ~(np.int64(1) << declarer)
     if declarer < 0:
         for seat in range(4):
             if popcount(hands[seat] & QC_MASK) == 2:
                 declarer = seat
-                silent = params[seat, P_MARRIAGE_SILENT] >= 0.5
                 game_type = G_SILENT_MARRIAGE if silent else G_MARRIAGE
     return game_type, declarer, owed_solo
 

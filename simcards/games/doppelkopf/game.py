@@ -34,8 +34,10 @@ from simcards.games.doppelkopf.rules import (
     build_tables,
 )
 from simcards.games.doppelkopf.scoring import ANNOUNCEMENTS
+from simcards.games.doppelkopf.userbot import SUPPORT as DOPPELKOPF_USER_BOTS
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective
+from simcards.games.userbots import PYTHON_KIND
 
 DOPPELKOPF_BOTS = BotFamily(kinds=dbots.KINDS, params=dbots.PARAMS)
 _NO_TRACES = np.empty((0, N_CARDS), dtype=np.int64)
@@ -58,6 +60,7 @@ class Doppelkopf(Game):
     option_specs = OPTIONS
     rules_version = RULES_VERSION
     bots = DOPPELKOPF_BOTS
+    user_bots = DOPPELKOPF_USER_BOTS
     deal_columns = DEAL_COLUMNS
     tricks_per_deal = N_TRICKS
     card_points_total = TOTAL_AUGEN
@@ -77,13 +80,15 @@ class Doppelkopf(Game):
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         out = self._row_buffer(_play.N_COLUMNS, n)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, _NO_TRACES)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds,
+                                                        params, _NO_TRACES)
         return out
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, N_CARDS), dtype=np.int64)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, traces)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds,
+                                                        params, traces)
         return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
 
     def parties(self, deals: pl.DataFrame) -> np.ndarray:
@@ -139,7 +144,7 @@ class Doppelkopf(Game):
         needs its ``declarer``). The bots' announcements are made for them as they play; call
         `announce` for your own."""
         source = deal_source(hands, seed, index)
-        kinds, params = self.resolve_bots(bots)
+        kinds, params = self.deal_bots(bots)
         if source is not None:
             row, _ = self.run_deal(*source, kinds, params)
             return self.state_from_row(row, kinds, params)
@@ -178,10 +183,13 @@ class Doppelkopf(Game):
         game = row["game_type"]
         if GAME_TYPES[game] == "marriage_alone":
             game = G_MARRIAGE  # decided by its first three tricks
+        # a user bot's announcements are replayed as the row records them
+        calls = [(row[f"ann_seat_{call}"], row[f"ann_{call}"], k % 5)
+                 for k, call in enumerate(ANNOUNCEMENTS) if row[f"ann_{call}"] >= 0]
         return DoppelkopfState(self, hands, row["dealer"], game, row["declarer"],
                                [row[f"est_{s}"] for s in range(4)],
                                [row[f"solo_est_{s}"] for s in range(4)], kinds, params,
-                               row["leader"])
+                               row["leader"], calls)
 
     def replay_header(self, row, state) -> dict:
         return {"deal_index": int(row["deal_index"]), "dealer": state.dealer,
@@ -201,12 +209,13 @@ class Doppelkopf(Game):
 
 class DoppelkopfState(TrickState):
     """One deal being played: `legal_moves()`, `play(code)`, `announce(call)`, `result()`.
-    The bots of ``kinds``/``params`` announce for their seats before each card they play."""
+    The bots of ``kinds``/``params`` announce for their seats before each card they play; a
+    user bot's seat (a deal of a run replayed) makes the ``calls`` its row records."""
 
     kernels = K
 
     def __init__(self, game: Doppelkopf, hands, dealer: int, game_type: int, declarer: int,
-                 est, solo_est, kinds, params, leader: int):
+                 est, solo_est, kinds, params, leader: int, calls=()):
         self.game = game
         self.dealer = int(dealer)
         self.dealt = [int(h) for h in hands]
@@ -218,6 +227,8 @@ class DoppelkopfState(TrickState):
         _play.set_estimates(self._st, np.asarray(est, dtype=np.int64),
                             np.asarray(solo_est, dtype=np.int64))
         self.history: list[tuple[int, str]] = []
+        self.played_ids: list[int] = []  # the card ids of ``history`` (two copies share a code)
+        self._calls = list(calls)  # (seat, cards held, level) of a user bot's announcements
 
     def __repr__(self) -> str:
         return (f"<doppelkopf deal ({GAME_TYPES[int(self._st[K.S_GAME_TYPE])]}): "
@@ -268,8 +279,21 @@ class DoppelkopfState(TrickState):
     def play(self, code: str):
         if not self.is_over:
             seat = self.to_move
-            dbots.bot_turn(self._st, self.kinds[seat], self.params[seat])
-        return super().play(code)
+            if self.kinds[seat] >= PYTHON_KIND:
+                self._replay_calls(seat)
+            else:
+                dbots.bot_turn(self._st, self.kinds[seat], self.params[seat])
+        before = int(self._st[K.S_PLAYED])
+        super().play(code)
+        self.played_ids.append((int(self._st[K.S_PLAYED]) & ~before).bit_length() - 1)
+        return self
+
+    def _replay_calls(self, seat: int) -> None:
+        """The recorded announcements ``seat`` made holding the cards it holds now."""
+        held = bin(int(self._st[K.S_HAND + seat])).count("1")
+        levels = [level for s, cards, level in self._calls if s == seat and cards == held]
+        if levels:
+            K.make_call(self._st, seat, max(levels))
 
     def result(self) -> dict:
         """Game type, parties, Augen and tricks per party, announcements, special points,
