@@ -345,6 +345,11 @@ EXPECTS = {"play": "one of the legal card codes (a str)",
            "declare": "a suit letter 'C', 'D', 'H' or 'S', or None to pass",
            "bid": "True or False",
            "pass_cards": "a list of distinct card codes from the hand, as many as are passed"}
+# Skat (skat/userbot.py): its bid and declare answers are Kraken's bool and its own game string
+DECISIONS += ("take_skat", "discard", "kontra", "re")
+EXPECTS.update({"take_skat": "True (pick up the Skat) or False (play Hand)",
+                "discard": "a list of two distinct card codes of the twelve",
+                "kontra": "True or False", "re": "True or False"})
 DECISION_IDS = {name: i for i, name in enumerate(DECISIONS)}
 EVENTS = ("bidding", "settled")
 EVENT_IDS = {name: i for i, name in enumerate(EVENTS)}
@@ -519,7 +524,8 @@ class Table:
             raise self.error(seat, decision, f"raised {type(exc).__name__}: {exc}", legal) from exc
         value = parse(answer)
         if value is None:
-            raise self.error(seat, decision, f"answered {answer!r}, not {EXPECTS[decision]}", legal)
+            expects = self.support.expects.get(decision, EXPECTS[decision])
+            raise self.error(seat, decision, f"answered {answer!r}, not {expects}", legal)
         return value
 
     def error(self, seat: int, decision: str, what: str, legal) -> BotError:
@@ -640,6 +646,7 @@ class Support:
     """
 
     decisions: tuple[str, ...] = ("play",)
+    expects: dict[str, str] = {}  # a decision's answer where it differs from `EXPECTS`'
     copy_entry: str = ""  # a Numba user bot that copies the heuristic (bench)
     family: str = ""  # names the cached loops of its Python-bot tables
 
