@@ -35,7 +35,10 @@ fellow defender; None for the declarer), ``declarer_hand`` (an Ouvert declarer's
 held: public; None otherwise), ``skat`` and ``discard`` (the two cards picked up and the two laid
 away: the declarer's after a pickup, () for everyone else and in a Hand game, whose Skat nobody
 sees). A card-play view adds per seat ``points`` (card points taken in tricks so far) and
-``tricks_won``. The ``bid`` view holds ``hand``, ``dealer``, ``role``, ``bid`` (the value at
+``tricks_won``. Every view has ``deal_no`` (the deal's place in its series of 36, as
+`simcards tournament` forms series from deal 0; None in an interactive deal) and
+``series_scores`` (per seat, the series' Seeger-Fabian totals before this deal). The ``bid``
+view holds ``hand``, ``dealer``, ``role``, ``bid`` (the value at
 stake), ``call`` and ``bids``; ``take_skat`` adds nothing else; ``discard`` holds the twelve
 cards as ``hand`` and the two picked up as ``skat``; ``declare`` the ten cards to play with as
 ``hand``, ``skat``, ``discard`` and ``hand_game``; ``kontra`` and ``re`` the contract fields.
@@ -275,6 +278,34 @@ def copy_heuristic(kind, legal, st, T, params, rng):
     return B.choose_card(HEURISTIC, legal, st, T, params, rng)
 
 
+def series_loop(inner):
+    """`_play.simulate_into` for a table of Python bots: deal by deal, telling the table each
+    deal's place in its series (``deals_per_game`` deals from deal 0, as `simcards tournament`
+    forms them) and the series' Seeger-Fabian totals before it. A chunk that starts inside a
+    series first plays the series' earlier deals again (at most 35, their rows dropped), so the
+    views are the same however a run is split into chunks and workers."""
+    def simulate_into(out, seed, start, T, kinds, params, traces):
+        table = active()
+        length = table.game.deals_per_game
+        column = np.empty((P.N_COLUMNS, 1), dtype=np.int64)
+        tracing = traces.shape[0] > 0
+        trace = np.empty((1 if tracing else 0, P.N_CARDS), dtype=np.int64)
+        totals = [0, 0, 0]
+        for index in range(start - start % length, start + out.shape[1]):
+            if index % length == 0:
+                totals = [0, 0, 0]
+            table.context_next.update(series_scores=tuple(totals), deal_no=index % length)
+            inner(column, seed, index, T, kinds, params, trace)
+            for seat in range(3):
+                totals[seat] += int(column[P.C_SEEGER + seat, 0])
+            if index >= start:
+                out[:, index - start] = column[:, 0]
+                if tracing:
+                    traces[index - start] = trace[0]
+
+    return simulate_into
+
+
 # ---------------------------------------------------------------- declarations as strings
 
 
@@ -351,11 +382,11 @@ class SkatSupport(Support):
         loop = rebuild(P.simulate_into, build, contract_phase=contract,
                        play_out=hooked_play(play, build),
                        deal_cards=hooked_deal(P.deal_cards, build))
-        return {"simulate_into": loop}
+        return {"simulate_into": series_loop(loop)}
 
     # --- what the loop reports
     def on_deal(self, table):
-        table.context["bids"] = []
+        table.context.update(table.context_next, bids=[])
 
     def noted_call(self, table, seat, value, call, yes) -> None:
         bids = table.context["bids"]
@@ -363,6 +394,9 @@ class SkatSupport(Support):
         bids.append((int(value), int(seat), ("said" if said else "held") if yes else "passed"))
 
     # --- views
+    def series_fields(self, table) -> dict:
+        return {"series_scores": table.context["series_scores"], "deal_no": table.context["deal_no"]}
+
     def _deal_facts(self, table):
         dealt = table.context["dealt"]
         skat = FULL_DECK & ~(dealt[0] | dealt[1] | dealt[2])
@@ -389,11 +423,13 @@ class SkatSupport(Support):
         if hasattr(source, "context"):  # a table in a run
             dealt, skat, dealer = self._deal_facts(source)
             bids = tuple(source.context["bids"])
-        else:  # an interactive deal
+            series = self.series_fields(source)
+        else:  # an interactive deal: it stands alone
             dealt, skat, dealer = source.dealt, source.skat, source.dealer
             bids = auction_record(source.dealer, source.auction, source.game.tables) \
                 if getattr(source, "auction", None) else ()
-        fields = {"role": ROLES[(seat - dealer) % 3], "bids": bids}
+            series = {"series_scores": (0, 0, 0), "deal_no": None}
+        fields = {"role": ROLES[(seat - dealer) % 3], "bids": bids, **series}
         if declarer < 0:  # passed in: nothing was played
             return {**fields, "declarer": -1, "game": "passed"}
         fields.update(self.contract_fields(
@@ -410,7 +446,7 @@ class SkatSupport(Support):
         ctx = table.context
         bids = tuple(ctx["bids"])
         fields = {"hand": codes_of(self.deck, dealt[seat]), "dealer": dealer,
-                  "role": ROLES[(seat - dealer) % 3], "bids": bids}
+                  "role": ROLES[(seat - dealer) % 3], "bids": bids, **self.series_fields(table)}
         yes_no = (True, False)
         if decision == "bid":
             call = value & 1
