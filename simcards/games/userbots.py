@@ -35,7 +35,12 @@ The bot has one method per decision of the ruleset (`simcards rulesets NAME` lis
 - ``declare(view) -> str | None``: Klaverjassen with free trump selection: a suit to play the
   game in, or None to pass;
 - ``bid(view) -> bool``: Kraken: make the bid ``view.bid`` (kraak, rekraak, ...) or not;
-- ``pass_cards(view) -> list[str]``: Hearts and Hartenjagen: the cards to pass.
+- ``pass_cards(view) -> list[str]``: Hearts and Hartenjagen: the cards to pass;
+- Skat (skat/userbot.py): ``bid(view) -> bool`` says or holds the value ``view.bid`` (False
+  passes); ``take_skat(view) -> bool`` (True picks the Skat up, False plays Hand);
+  ``discard(view) -> list[str]`` (two of the twelve); ``declare(view) -> str`` (the game, one of
+  ``view.legal``: "C", "G hand schneider", "N ouvert", ...); ``kontra`` and ``re`` (-> bool,
+  with the house rule ``kontra``).
 
 Only ``play`` is required: a decision the class does not define is made by the built-in
 heuristic with the game's default parameters for that seat. An illegal answer, a wrong type or
@@ -614,6 +619,7 @@ class Support:
     kraken/userbot.py, hearts/userbot.py) and sets ``Game.user_bots`` to an instance.
 
     - ``decisions``: the bot methods of the ruleset ("play" first);
+    - ``expects``: what a decision's answer must be, where it differs from `EXPECTS`;
     - ``build(links, build)``: {loop name: rebuilt loop} (`rebuild` with the `Build`); the game calls
       ``self.loop(name, builtin)`` where it runs its batch loop;
     - ``play_extra(table_or_state, st, seat)``: the game's own card-play fields;
@@ -621,7 +627,8 @@ class Support:
       decision other than the card;
     - ``state_view(state, seat)``: the same view from an interactive deal.
 
-    Adding user bots to a ruleset (Skat, Doppelkopf, ...), in its folder's ``userbot.py``:
+    Adding user bots to a ruleset (Doppelkopf, ...), in its folder's ``userbot.py``
+    (skat/userbot.py is done too: the auction, pickup, discard, declaration, Kontra and Re):
 
     1. For each decision besides the card, a cached kernel with the built-in decision's
        signature that asks a Python bot (``kind == PYTHON_KIND``: ``ask_int(DECISION_IDS[name],
@@ -637,8 +644,8 @@ class Support:
        game call ``self.loop(name, builtin)`` where the loop runs.
     3. The views: ``play_extra`` (contract, declarer, announcements, scores; three seats work
        as they are), ``decision_view`` (fields, legal answers, a parse returning the kernel's
-       encoding or None for a bad answer). Skat: the skat is hidden from every seat except the
-       declarer once it has taken it, and an Ouvert declarer's hand is public. Doppelkopf: two
+       encoding or None for a bad answer). Skat (done): the skat is hidden from every seat
+       except the declarer once it has taken it, and an Ouvert declarer's hand is public. Doppelkopf: two
        copies of each card share a code (`card_parse` picks the copy the seat may play), so
        ``state_view`` must rebuild the played cards from the state's card ids, not codes; the
        parties stay hidden until an announcement or a queen of clubs shows them.

@@ -55,7 +55,7 @@ from simcards.games.botspec import HEURISTIC
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
 from simcards.games.skat import bots as B
-from simcards.games.skat.rules import GRAND, NULL, PASSED, T_BASE
+from simcards.games.skat.rules import GRAND, NULL, T_BASE
 from simcards.games.skat.scoring import CONTRACTS
 from simcards.games.userbots import (
     DECISION_IDS,
