@@ -180,6 +180,8 @@ def check_view(game, state, seat: int, view) -> None:
     assert held == start[seat]
     # every card code in the view is the seat's own or a played one: no hidden card shows
     visible = held | {c for _, c in f["played"]} | set(f.get("passed", ())) | set(f.get("received", ()))
+    if hasattr(state, "skat"):
+        visible |= check_skat_view(game, state, seat, f)
     assert set(deck.codes) & _codes_in(list(f.values())) <= visible
     # the voids shown agree with the state
     for s in range(game.n_seats):
@@ -190,7 +192,7 @@ def check_view(game, state, seat: int, view) -> None:
         assert f["trump"] == "CDHS"[state.trump] and f["declarer"] == state.declarer
         assert f["team"] == seat % 2
         assert list(f["points"]) == state.team_slots(state.kernels.S_POINTS)
-    if hasattr(state, "bid"):
+    if hasattr(game, "bid_names"):
         assert f["bid"] == game.bid_names[state.bid]
         assert [b for b, _ in f["bids"]] == list(game.bid_names[1:state.bid + 1])
     if hasattr(state, "scores_before"):
@@ -243,6 +245,51 @@ def check_doppelkopf_view(state, seat: int, f: dict) -> None:
     own = None if f["marriage_open"] and seat != declarer else \
         ("re" if int(st[K.S_PARTY]) >> seat & 1 else "kontra")
     assert f["party"] == f["parties"][seat] == own
+def check_skat_view(game, state, seat: int, f: dict) -> set[str]:
+    """Skat: the contract, the announcements and the bids against the state; the Skat shows
+    only to the declarer who took it up, an Ouvert declarer's hand to everybody. Returns the
+    cards the seat may see besides its own and the played ones."""
+    from simcards.games.skat._kernels import S_POINTS, S_TRICKS
+    from simcards.games.skat.userbot import parse_game
+
+    deck, d = game.deck, state.declarer
+    assert f["role"] == ("rearhand", "forehand", "middlehand")[(seat - state.dealer) % 3]
+    if state.auction is not None:  # the auction: each bid one value up, the declarer's the last
+        said = [v for v, s, call in f["bids"] if call != "passed"]
+        assert said == sorted(said) and max(said, default=0) == state.bid
+        assert {s for _, s, call in f["bids"] if call == "passed"} == set(range(3)) - {d}
+    if d < 0:
+        assert f["game"] == "passed"
+        return set()
+    assert f["declarer"] == d and f["bid"] == state.bid and f["kontra"] == state.kontra
+    assert parse_game(f["game"]) == (state.contract, state.hand_game, state.schneider_announced,
+                                     state.schwarz_announced, state.ouvert)
+    assert f["defenders"] == tuple(s for s in range(3) if s != d)
+    assert f["partner"] == (None if seat == d else 3 - d - seat)
+    assert list(f["points"]) == [int(state._st[S_POINTS + s]) for s in range(3)]
+    assert list(f["tricks_won"]) == [int(state._st[S_TRICKS + s]) for s in range(3)]
+    seen = set()
+    took_skat = seat == d and not state.hand_game
+    assert set(f["skat"]) == (set(deck.hand_codes(state.skat)) if took_skat else set())
+    assert set(f["discard"]) == (set(deck.hand_codes(state.discard)) if took_skat else set())
+    if took_skat:
+        seen |= set(f["skat"]) | set(f["discard"])
+    if state.ouvert:
+        assert sorted(f["declarer_hand"]) == sorted(state.hand(d))
+        seen |= set(f["declarer_hand"])
+    else:
+        assert f["declarer_hand"] is None
+    return seen
+
+
+def play_randomly_checking_views(game, state, rng) -> None:
+    while True:
+        for seat in range(game.n_seats):
+            check_view(game, state, seat, state.view(seat))
+        if state.is_over:
+            return
+        moves = state.legal_moves()
+        state.play(moves[int(rng.integers(len(moves)))])
 
 
 @pytest.mark.parametrize("ruleset", SUPPORTED)
@@ -253,13 +300,7 @@ def test_view_holds_what_the_seat_knows_across_random_play(ruleset):
     rng = np.random.default_rng(7)
     for index in range(3):
         state = game.deal(seed=5, index=index * (1 if game.unit == "deal" else 1024), bots="random")
-        while True:
-            for seat in range(game.n_seats):
-                check_view(game, state, seat, state.view(seat))
-            if state.is_over:
-                break
-            moves = state.legal_moves()
-            state.play(moves[int(rng.integers(len(moves)))])
+        play_randomly_checking_views(game, state, rng)
     view = state.view(0)
     with pytest.raises(AttributeError):
         view.hand = ()
@@ -269,13 +310,14 @@ def test_view_holds_what_the_seat_knows_across_random_play(ruleset):
 
 @pytest.mark.parametrize("ruleset,options", [("klaverjas-amsterdam", {"trump_selection": "free"}),
                                              ("kraken-scorebord", {}), ("hearts", {}),
-                                             ("doppelkopf", {})])
+                                             ("doppelkopf", {}), ("skat", {"kontra": True})])
 def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
     """The views a Python bot receives inside the compiled loop: each card-play view equals the
     interactive view after replaying the deal's cards so far; the decision views hold the
     seat's own hand; the answers (from the seeded view.rng) make the run reproducible."""
     game = simcards.load(ruleset, **options)
-    bots = [{"kind": "python", "entry": "testbots:Recorder"}, "heuristic", "random", "heuristic"]
+    bots = [{"kind": "python", "entry": "testbots:Recorder"}, "heuristic", "random",
+            "heuristic"][:game.n_seats]
     testbots.RECORDED.clear()
     units = 8 if game.unit == "deal" else 1
     first = game.simulate_chunk(units, seed=9, bots=bots)
@@ -305,13 +347,15 @@ def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
                     view.pop(key, None), again.pop(key, None)
             if "deal_no" in again:
                 view.pop("deal_no"), again.pop("deal_no")
-            if "series_scores" in again:  # likewise
-                for key in ("series_scores", "deals_left"):
-                    view.pop(key), again.pop(key)
+            for key in ("series_scores", "deals_left"):  # likewise
+                view.pop(key, None), again.pop(key, None)
             assert view == again
     for r in recorded:
         if r["decision"] != "play":
             dealt = deals.filter(pl.col("deal_index") == r["deal"][1]).row(0, named=True)
+            if "skat" in dealt and r["decision"] in ("discard", "declare", "re"):  # a Skat declarer's
+                assert set(r["hand"]) <= set(game.deck.hand_codes(dealt["hand_0"] | dealt["skat"]))
+                continue
             dealt = game.deck.hand_codes(dealt["hand_0"])
             if r["decision"] == "announce":  # during play: what is left of the hand
                 assert not set(r["hand"]) - set(dealt) and len(r["hand"]) >= r["deadline"]
@@ -540,13 +584,12 @@ def test_a_ruleset_without_user_bots_says_so(tmp_path):
 # ---------------------------------------------------------------- Numba path, suggestions
 
 
-# (bench: every ruleset's speed)
-@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "doppelkopf"])
+@pytest.mark.parametrize("ruleset", ["klaverjas-amsterdam", "doppelkopf", "skat"])  # bench: every ruleset's speed
 def test_a_numba_bot_copying_the_heuristic_gives_the_heuristics_data(ruleset):
     game = simcards.load(ruleset)
     copy = {"kind": "numba", "entry": game.user_bots.copy_entry}
-    mixed = [copy, "heuristic", "random", copy]
-    plain = ["heuristic", "heuristic", "random", "heuristic"]
+    mixed = [copy, "heuristic", "random", copy][:game.n_seats]
+    plain = ["heuristic", "heuristic", "random", "heuristic"][:game.n_seats]
     units = 200 if game.unit == "deal" else 3
     a, b = game.simulate_chunk(units, seed=2, bots=mixed), game.simulate_chunk(units, seed=2, bots=plain)
     for kind in a:
@@ -590,3 +633,108 @@ def test_the_report_settings_show_a_user_bots_parameters(monkeypatch):
     assert "python mybots.kraak:MyBot (kraak_at = 9*)" in bots_column([mine, "heuristic"] * 2)
     plain = {"kind": "python", "entry": "mybots.kraak:MyBot"}
     assert "python mybots.kraak:MyBot (kraak_at = 7)" in bots_column([plain] * 4)
+
+
+# ---------------------------------------------------------------- Skat's decisions
+
+
+def test_skat_views_hide_the_skat_and_open_an_ouvert_hand():
+    """Declared Skat games played at random, every seat's view after every card: a Hand game's
+    Skat shows to nobody, a pickup's only to the declarer, an Ouvert declarer's cards to all."""
+    game = simcards.load("skat")
+    rng = np.random.default_rng(3)
+    hands = [["JC", "JS", "AC", "10C", "KC", "QC", "9C", "AS", "10S", "7H"],
+             ["JH", "JD", "8C", "7C", "KS", "QS", "AH", "10H", "KH", "7D"],
+             ["9S", "8S", "7S", "QH", "9H", "8H", "AD", "10D", "KD", "QD"]]
+    for declaration in ({"contract": "clubs", "declarer": 0, "hand": True, "schneider": True},
+                        {"contract": "clubs", "declarer": 0, "ouvert": True},
+                        {"contract": "null", "ouvert": True, "declarer": 2, "bid": 46,
+                         "discard": ["AD", "KD"]},
+                        {"contract": "grand", "discard": ["7D", "8D"]}):
+        state = game.deal(hands=hands, dealer=0, **declaration)
+        play_randomly_checking_views(game, state, rng)
+
+
+def test_a_python_skat_bot_through_simcards_run(tmp_path):
+    """A Python bot making every Skat decision itself (tests/userbots/skatbot.py), in `simcards
+    run` with 1 and with 2 workers: the same data, and the same again in process; it bids,
+    takes the Skat up, discards, declares and plays as its code says."""
+    (tmp_path / "run.toml").write_text(
+        'name = "s"\nruleset = "skat"\ndeals = 24\nchunk_size = 8\nseed = 6\n'
+        '[rules]\nkontra = true\n'
+        '[[bots]]\nkind = "python"\nentry = "skatbot:SkatBot"\nparams = { bid_to = 20 }\n'
+        '[[bots]]\nkind = "heuristic"\n[[bots]]\nkind = "random"\n')
+    codes = drive(tmp_path, [
+        ["run", "run.toml", "--workers", "1", "--out", "w1", "--quiet"],
+        ["run", "run.toml", "--workers", "2", "--out", "w2", "--quiet"],
+    ])
+    assert codes == [0, 0]
+    one, two = frames(tmp_path / "w1" / "s"), frames(tmp_path / "w2" / "s")
+    assert one["deals"].equals(two["deals"])
+    game = simcards.load("skat", kontra=True)
+    bot = {"kind": "python", "entry": "skatbot:SkatBot", "params": {"bid_to": 20}}
+    deals = game.simulate(24, seed=6, bots=[bot, "heuristic", "random"])
+    assert deals.equals(one["deals"].select(deals.columns))
+    jacks = {game.deck.card_id(j) for j in ("JC", "JS", "JH", "JD")}
+    mine = deals.filter(pl.col("declarer") == 0)
+    assert mine.height > 0
+    for row in mine.iter_rows(named=True):
+        held = row["hand_0"]
+        n_jacks = sum(held >> j & 1 for j in jacks)
+        assert row["final_bid"] <= 20 + 12 * n_jacks
+        assert row["hand_game"] == (n_jacks >= 3)
+        if not row["hand_game"]:  # the two cheapest non-jacks of the twelve were laid away
+            assert not any(row["discard"] >> j & 1 for j in jacks)
+        assert row["contract"] == 4 or n_jacks < 3  # Grand with three jacks
+    # the seat's bids stop where the bot's limit says
+    for row in deals.iter_rows(named=True):
+        if row["pass_at_0"] > 0:
+            n_jacks = sum(row["hand_0"] >> j & 1 for j in jacks)
+            assert row["bid_0"] <= 20 + 12 * n_jacks
+
+
+@pytest.mark.parametrize("decision", ["bid", "take_skat", "discard", "declare", "kontra", "re",
+                                      "play"])
+def test_a_bad_skat_answer_is_one_error(decision):
+    """An illegal answer to each Skat decision: one BotError naming the bot, the seat, the
+    deal, the decision and the legal choices."""
+    game = simcards.load("skat", kontra=True)
+    bots = [{"kind": "python", "entry": "skatbot:Bad", "params": {"wrong": decision}},
+            "random", "random"]
+    with pytest.raises(BotError) as err:
+        game.simulate(60, seed=5, bots=bots)
+    text = str(err.value)
+    assert text.startswith("bot 'skatbot:Bad' at seat 0, deal (seed 5, index ")
+    assert f"of skat, decision {decision}: answered" in text
+    legal = text.split("; legal: ")[1]
+    if decision in ("bid", "take_skat", "kontra", "re"):
+        assert legal == "True, False"
+    elif decision == "declare":
+        assert "G" in {game.split()[0] for game in legal.split(", ")}
+    else:
+        assert len(legal.split(", ")) >= {"discard": 12, "play": 1}[decision]
+
+
+def test_skat_views_carry_the_series_so_far():
+    """Every view holds the Seeger-Fabian totals of its series (36 deals from deal 0) before
+    its deal, the same when a chunk starts inside the series (its earlier deals are played
+    again, their rows dropped)."""
+    game = simcards.load("skat")
+    bots = [{"kind": "python", "entry": "testbots:Recorder"}, "heuristic", "heuristic"]
+
+    def series_seen(n, start):
+        testbots.RECORDED.clear()
+        deals = game.simulate(n, seed=8, bots=bots, start=start)
+        seen = {}
+        for r in testbots.RECORDED:
+            seen.setdefault(r["deal"][1], set()).add((r["series_scores"], r["deal_no"]))
+        return deals, {index: seen[index] for index in deals["deal_index"]}
+
+    deals, seen = series_seen(12, 0)
+    totals = np.cumsum(deals.select("seeger_0", "seeger_1", "seeger_2").to_numpy(), axis=0)
+    for k, index in enumerate(deals["deal_index"]):
+        before = tuple(int(x) for x in totals[k - 1]) if k else (0, 0, 0)
+        assert seen[index] == {(before, index % 36)}
+    tail, tail_seen = series_seen(4, 8)
+    assert tail.equals(deals.filter(pl.col("deal_index") >= 8))
+    assert tail_seen == {i: seen[i] for i in range(8, 12)}

@@ -39,7 +39,12 @@ The bot has one method per decision of the ruleset (`simcards rulesets NAME` lis
 - ``game(view) -> str``: Doppelkopf, before play: "normal", a solo ("queen", "clubs", ...), or
   with both club queens "marriage" or "silent_marriage";
 - ``announce(view) -> bool``: Doppelkopf: make ``view.announcement`` (Re/Kontra or the next
-  Absage, while it is in time) or not.
+  Absage, while it is in time) or not;
+- Skat (skat/userbot.py): ``bid(view) -> bool`` says or holds the value ``view.bid`` (False
+  passes); ``take_skat(view) -> bool`` (True picks the Skat up, False plays Hand);
+  ``discard(view) -> list[str]`` (two of the twelve); ``declare(view) -> str`` (the game, one of
+  ``view.legal``: "C", "G hand schneider", "N ouvert", ...); ``kontra`` and ``re`` (-> bool,
+  with the house rule ``kontra``).
 
 Only ``play`` is required: a decision the class does not define is made by the built-in
 heuristic with the game's default parameters for that seat. An illegal answer, a wrong type or
@@ -360,6 +365,8 @@ def note(event_id, values):
         active().note(EVENTS[event_id], values)
 
 
+# Append new decisions at the end: the games' cached kernels (their userbot.py) hold these ids as
+# constants, and Numba's cache does not notice a change made here.
 DECISIONS = ("choose_trump", "declare", "bid", "pass_cards")
 EXPECTS = {"play": "one of the legal card codes (a str)",
            "choose_trump": "a suit letter 'C', 'D', 'H' or 'S'",
@@ -369,6 +376,11 @@ EXPECTS = {"play": "one of the legal card codes (a str)",
 DECISIONS += ("game", "announce")  # Doppelkopf
 EXPECTS.update(game="one of the legal game names (a str: 'normal', 'marriage', 'queen', ...)",
                announce="True or False")
+# Skat (skat/userbot.py): its bid and declare answers are Kraken's bool and its own game string
+DECISIONS += ("take_skat", "discard", "kontra", "re")
+EXPECTS.update({"take_skat": "True (pick up the Skat) or False (play Hand)",
+                "discard": "a list of two distinct card codes of the twelve",
+                "kontra": "True or False", "re": "True or False"})
 DECISION_IDS = {name: i for i, name in enumerate(DECISIONS)}
 EVENTS = ("bidding", "settled")
 EVENT_IDS = {name: i for i, name in enumerate(EVENTS)}
@@ -543,7 +555,8 @@ class Table:
             raise self.error(seat, decision, f"raised {type(exc).__name__}: {exc}", legal) from exc
         value = parse(answer)
         if value is None:
-            raise self.error(seat, decision, f"answered {answer!r}, not {EXPECTS[decision]}", legal)
+            expects = self.support.expects.get(decision, EXPECTS[decision])
+            raise self.error(seat, decision, f"answered {answer!r}, not {expects}", legal)
         return value
 
     def error(self, seat: int, decision: str, what: str, legal) -> BotError:
@@ -637,6 +650,7 @@ class Support:
     an instance.
 
     - ``decisions``: the bot methods of the ruleset ("play" first);
+    - ``expects``: what a decision's answer must be, where it differs from `EXPECTS`;
     - ``build(links, build)``: {loop name: rebuilt loop} (`rebuild` with the `Build`); the game calls
       ``self.loop(name, builtin)`` where it runs its batch loop;
     - ``play_extra(table_or_state, st, seat)``: the game's own card-play fields;
@@ -644,7 +658,8 @@ class Support:
       decision other than the card;
     - ``state_view(state, seat)``: the same view from an interactive deal.
 
-    Adding user bots to a ruleset (Skat, ...), in its folder's ``userbot.py``:
+    Adding user bots to a ruleset, in its folder's ``userbot.py`` (every ruleset has one
+    now: skat/userbot.py and doppelkopf/userbot.py are the richest examples):
 
     1. For each decision besides the card, a cached kernel with the built-in decision's
        signature that asks a Python bot (``kind == PYTHON_KIND``: ``ask_int(DECISION_IDS[name],
@@ -670,6 +685,7 @@ class Support:
     """
 
     decisions: tuple[str, ...] = ("play",)
+    expects: dict[str, str] = {}  # a decision's answer where it differs from `EXPECTS`'
     copy_entry: str = ""  # a Numba user bot that copies the heuristic (bench)
     family: str = ""  # names the cached loops of its Python-bot tables
 

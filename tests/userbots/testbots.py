@@ -34,6 +34,23 @@ class Recorder:
         RECORDED.append(view.fields())
         return view.rng.random() < 0.5
 
+    # Skat's own (its bid and declare are the methods above: a bool, one of view.legal)
+    def take_skat(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.random() < 0.7
+
+    def discard(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.sample(list(view.hand), 2)
+
+    def kontra(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.random() < 0.3
+
+    def re(self, view):
+        RECORDED.append(view.fields())
+        return view.rng.random() < 0.5
+
 
 class Illegal:
     """Answers a card it does not hold in the third match's first deal."""

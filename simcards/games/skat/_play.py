@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import driver, kernel
+from simcards._jit import driver, hot, kernel
 from simcards.games.columns import RowLayout
 from simcards.games.skat._kernels import (
     N_SETTLE,
@@ -80,16 +80,30 @@ def deal_cards(seed, index, hands, deck, rng):
     return index % N_SEATS, skat
 
 
+@hot
+def bid_call(seat, kinds, limits, current, T, rng):
+    """The bid of ``seat`` over ``current`` (0: it passes). A seam: the loops rebuilt around
+    user bots (skat/userbot.py) bind their own, which knows the seat it asks."""
+    return bids(kinds[seat], limits[seat], current, T, rng)
+
+
+@hot
+def hold_call(seat, kinds, limits, value, rng):
+    """Does ``seat`` hold ``value`` (or, as forehand after two passes, play at 18)? A seam
+    like `bid_call`."""
+    return holds(kinds[seat], limits[seat], value, rng)
+
+
 @kernel
 def _duel(holder, bidder, current, kinds, limits, T, rng, bid_by, pass_at):
     """``bidder`` bids to ``holder`` from ``current`` on until one passes: (survivor, bid)."""
     while True:
-        value = bids(kinds[bidder], limits[bidder], current, T, rng)
+        value = bid_call(bidder, kinds, limits, current, T, rng)
         if value == 0:
             pass_at[bidder] = current
             return holder, current
         bid_by[bidder] = value
-        if holds(kinds[holder], limits[holder], value, rng):
+        if hold_call(holder, kinds, limits, value, rng):
             bid_by[holder] = value
             current = value
         else:
@@ -112,7 +126,7 @@ def auction(dealer, kinds, limits, T, rng, bid_by, pass_at):
     if current > 0:
         return survivor, current
     # nobody bid: forehand may play at 18
-    if holds(kinds[forehand], limits[forehand], 18, rng):
+    if hold_call(forehand, kinds, limits, 18, rng):
         bid_by[forehand] = 18
         return forehand, 18
     pass_at[forehand] = 0

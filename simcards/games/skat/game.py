@@ -27,6 +27,7 @@ from simcards.games.skat.rules import (
     build_tables,
 )
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
+from simcards.games.skat.userbot import SUPPORT as SKAT_USER_BOTS
 
 SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS)
 _NO_TRACES = np.empty((0, _play.N_CARDS), dtype=np.int64)  # the trace switch off
@@ -66,6 +67,7 @@ class SkatGame(Game):
     option_specs = OPTIONS
     rules_version = RULES_VERSION
     bots = SKAT_BOTS
+    user_bots = SKAT_USER_BOTS
     deal_columns = DEAL_COLUMNS
     tricks_per_deal = N_TRICKS
     card_points_total = TOTAL_CARD_POINTS
@@ -92,7 +94,8 @@ class SkatGame(Game):
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         out = self._row_buffer(_play.N_COLUMNS, n)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, _NO_TRACES)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
+                                                        _NO_TRACES)
         return out
 
     def _simulate_frames(self, seed, start, n, kinds, params):
@@ -102,7 +105,8 @@ class SkatGame(Game):
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
-        _play.simulate_into(out, seed, start, self.tables, kinds, params, traces)
+        self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
+                                                        traces)
         return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
 
     def play_declared(self, deals: pl.DataFrame, seed: int, bots: Any) -> pl.DataFrame:
@@ -160,9 +164,11 @@ class SkatGame(Game):
 
     def state_from_row(self, row, kinds=None, params=None) -> "SkatState":
         hands = [int(row[f"hand_{s}"]) for s in range(N_SEATS)]
+        auction = (tuple(int(row[f"bid_{s}"]) for s in range(N_SEATS)),
+                   tuple(int(row[f"pass_at_{s}"]) for s in range(N_SEATS)))
         if row["contract"] == PASSED:
-            return SkatState(self, hands, int(row["skat"]), int(row["dealer"]))
-        return SkatState(self, hands, int(row["skat"]), int(row["dealer"]),
+            return SkatState(self, hands, int(row["skat"]), int(row["dealer"]), auction=auction)
+        return SkatState(self, hands, int(row["skat"]), int(row["dealer"]), auction=auction,
                          declarer=int(row["declarer"]), bid=int(row["final_bid"]),
                          contract=int(row["contract"]), hand_game=bool(row["hand_game"]),
                          schneider_announced=bool(row["schneider_announced"]),
@@ -295,9 +301,10 @@ class SkatGame(Game):
                                                 ests, bid_by, pass_at, decl, kontra_rule,
                                                 np.empty(3, dtype=np.int64), logits)
         hands = [int(h) for h in masks]
+        auction = (tuple(int(b) for b in bid_by), tuple(int(p) for p in pass_at))
         if declarer < 0:
-            return SkatState(self, hands, skat, dealer)
-        return SkatState(self, hands, skat, dealer, declarer=int(declarer), bid=int(bid),
+            return SkatState(self, hands, skat, dealer, auction=auction)
+        return SkatState(self, hands, skat, dealer, auction=auction, declarer=int(declarer), bid=int(bid),
                          contract=int(decl[0]), hand_game=bool(decl[1]),
                          schneider_announced=bool(decl[2]), schwarz_announced=bool(decl[3]),
                          ouvert=bool(decl[4]), discard=int(decl[5]), kontra=int(decl[6]))
@@ -312,8 +319,12 @@ class SkatState(TrickState):
     def __init__(self, game: SkatGame, hands, skat: int, dealer: int, *, declarer: int = -1,
                  bid: int = 0, contract: int = PASSED, hand_game: bool = False,
                  schneider_announced: bool = False, schwarz_announced: bool = False,
-                 ouvert: bool = False, discard: int = 0, kontra: int = 0, check: bool = False):
+                 ouvert: bool = False, discard: int = 0, kontra: int = 0, check: bool = False,
+                 auction: tuple | None = None):
         self.game = game
+        # (each seat's highest bid, the bid standing when it passed) where bots bid this deal:
+        # the views' auction record (userbot.auction_record); None for a contract given by hand
+        self.auction = auction
         self.dealt = [int(h) for h in hands]
         self.skat = int(skat)
         self.dealer = int(dealer)
