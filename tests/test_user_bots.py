@@ -292,6 +292,11 @@ def play_randomly_checking_views(game, state, rng) -> None:
         state.play(moves[int(rng.integers(len(moves)))])
 
 
+def test_every_ruleset_takes_user_bots():
+    """So that the view test below runs over every ruleset (a new one needs its userbot.py)."""
+    assert SUPPORTED == list(rulesets())
+
+
 @pytest.mark.parametrize("ruleset", SUPPORTED)
 def test_view_holds_what_the_seat_knows_across_random_play(ruleset):
     """`state.view(seat)` for every seat after every card of random deals, against the full
