@@ -16,19 +16,30 @@ bonus* indexed by which parties took at least one trick (``took``: bit 0 the dec
 bit 1 the other), given by the caller in ``ctx``.
 
 Techniques:
+- the value search (`mtdf_search`): null-window tests "is the future margin at least b?",
+  the first at a guess, then steps doubling away from it until the value is bracketed, then
+  bisection; each fail-soft answer moves a bound past b (plain MTD(f), one point at a time,
+  took tens of tests on a margin of hundreds of points);
 - a transposition table at trick boundaries keyed by the remaining cards, the leader and
   ``took`` (within one solve every remaining card's holder is fixed, so the remaining cards
   say who holds what); entries carry a lower and an upper bound and the best lead, and a
-  generation stamp, so a new solve needs no clearing;
+  generation stamp, so a new solve needs no clearing; buckets of two entries, one kept for the
+  position with more cards, one always replaced. Cards without points are the weakest of their
+  suit: when none of a suit's can still take part in roem, the key holds only how many remain
+  and who holds them (`_table_key`), so positions that differ in which of them fell share one
+  entry;
+- bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
+  last-trick 10 and all roem still possible (runs only from cards in different hands, the best
+  set of disjoint runs per suit), except what the other party surely wins: the top trumps one
+  party holds take their tricks (`_sure_trumps`), and a party sure of a trick cannot be pit;
 - move ordering: the table's best lead first, then cards by a cheap heuristic (win cheaply,
   smear points on a partner's trick, duck low);
 - the last trick is scored without recursion (one card each, nothing to choose);
 - rank equivalence, done carefully: two cards of one hand are interchangeable only when they
-  have the same points, no card held by another seat or lying in the trick sits between them
-  in power, and (with table roem) they cannot both take part in a sequence or four of a kind
-  (fewer than two other cards of their suit remain in play and neither rank makes a four on
-  the table). Adjacent cards usually differ in points or in the sequences they complete, so
-  only these truly equal cards are merged.
+  have no points, no card held by another seat or lying in the trick sits between them in
+  power, and (with table roem) neither can still take part in a sequence or four of a kind
+  with the cards other hands hold (`_roem_free`). Adjacent cards usually differ in points or
+  in the sequences they complete, so only these truly equal cards are merged.
 
 The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
 fourth card from ``leader + winning position``. A three-seat game (Skat) reuses the scheme with
@@ -508,12 +519,7 @@ def _enter(st, T, ctx, tt, F, at, only):
             return True, ctx[X_END + took]
         if popcount(st[S_HAND + seat]) == 1:
             return True, _last_trick(st, T, ctx, leader, took)
-        low, high = _future_bound(st, T, ctx, remaining, took)
-        if high <= alpha:
-            return True, high
-        if low >= beta:
-            return True, low
-        if only == ALL_CARDS:
+        if only == ALL_CARDS:  # the table first: most probes hit, and the bound costs more
             key, key2 = _table_key(st, T, ctx, remaining, leader, took)
             slot = _bucket(key, key2, ctx[X_TT_BITS])
             e = _find(tt, slot, key, key2)
@@ -529,6 +535,11 @@ def _enter(st, T, ctx, tt, F, at, only):
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
                 tt_move = tt[e + 4]
+        low, high = _future_bound(st, T, ctx, remaining, took)
+        if high <= alpha:
+            return True, high
+        if low >= beta:
+            return True, low
     led = F[at + F_LED]
     best = F[at + F_BEST]
     win_pos = F[at + F_WIN_POS]
