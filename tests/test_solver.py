@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from naive import kraken as NKR
 from naive import solver as NS
 from simcards.cards import SUITS
 from simcards.errors import UserError
+from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import solve
 from simcards.games.klaverjas.solve import Solver
 
@@ -141,3 +143,42 @@ def test_solving_a_finished_deal_is_refused():
         state.play(state.legal_moves()[0])
     with pytest.raises(UserError, match="over"):
         solve(state)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(RULESETS), st.booleans(), st.integers(0, 3), st.integers(0, 2**32),
+       st.sampled_from((4, 8, 12)))
+def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed, cards_left):
+    """The search cuts a position at a trick boundary when its future bound (one party takes
+    every point and roem but what the other surely wins) says the window cannot be reached: the
+    bound must hold the true future margin, or the solver would be wrong where the tests above
+    happen not to look."""
+    game, solver, state, deal, end_bonus = random_position(name, table_roem, trump, seed, cards_left)
+    solver._prepare(state)
+    st_ = np.array(state._st)
+    team = state.declarer % 2
+    took = (1 if deal.tricks[team] > 0 else 0) | (2 if deal.tricks[1 - team] > 0 else 0)
+    remaining = 0
+    for seat in range(4):
+        remaining |= int(st_[SK.S_HAND + seat])
+    future = NS.minimax(deal, end_bonus) - SK.played_margin(st_, game.tables, solver.ctx)
+    low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took)
+    assert low <= future <= high
+
+
+def test_run_packing_is_the_best_set_of_disjoint_runs():
+    """The per-suit sequence roem bound: the best set of disjoint possible runs, by brute force."""
+    windows = [(7 << low, 20) for low in range(6)] + [(15 << low, 50) for low in range(5)]
+    for q in range(0, 1 << len(windows), 7):
+        chosen = [w for i, w in enumerate(windows) if q >> i & 1]
+        best = 0
+        for pick in range(1 << len(chosen)):
+            cards, value, clash = 0, 0, False
+            for j, (w, v) in enumerate(chosen):
+                if pick >> j & 1:
+                    clash |= cards & w != 0
+                    cards |= w
+                    value += v
+            if not clash:
+                best = max(best, value)
+        assert SK.RUN_PACKING[q] == best
