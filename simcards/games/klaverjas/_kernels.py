@@ -63,7 +63,10 @@ S_TRUMP = S_CONTRACT  # the contract is the trump suit
 S_POINTS = S_GAME  # 2 slots: card points per team (last-trick bonus included)
 S_ROEM = S_GAME + 2  # 2 slots: table roem per team (pit bonus included at the end)
 S_TRICKS = S_GAME + 4  # 2 slots: tricks per team
-STATE_SIZE = S_GAME + 6
+# What the play shows about each seat (public, read by the pimc bot's samples, _pimc.py):
+S_PLAYED_BY = S_GAME + 6  # 4 slots: the cards each seat has played
+S_NOT_HELD = S_GAME + 10  # 4 slots: cards each seat has shown it cannot hold (`shown_not_held`)
+STATE_SIZE = S_GAME + 14
 
 __all__ = ["S_DEALER", "S_DECLARER", "S_HAND", "S_LAST_WINNER", "S_LEADER", "S_N_PLAYED",
            "S_PLAYED", "S_TO_MOVE", "S_TRICK", "S_TRICK_NO", "S_VOIDS", "S_WIN_POS"]
@@ -216,6 +219,37 @@ def hand_melds(hand, trump, T):
     return total + (stuk_roem(hand, trump, T) if trump >= 0 else 0)
 
 
+@kernel
+def shown_not_held(st, T, seat, card):
+    """The cards ``seat`` shows it does not hold by playing ``card`` into the current trick (the
+    state before the card is laid): every card c, not yet played, for which the rules would not
+    let a hand of just {card, c} play ``card`` here (`legal_mask`'s own verdict, so no rule is
+    restated). Sound: a hand that may play ``card`` still may once any other cards but c are
+    taken out of it, so a c that forbids ``card`` on its own is not in the hand. This gives the
+    voids (c of the led suit, or a trump that would have to be played) and "no trump above X"
+    (an undertrump, or a seat that must trump and cannot overtrump, holds no higher trump).
+
+    Legality of {card, c} depends on c only through its suit and whether it beats the trick's
+    winning card, so one c of each such group is asked (tests/test_pimc.py checks every c)."""
+    trump = st[S_TRUMP] & 3
+    best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
+    hand = st[S_HAND + seat]
+    bit = np.int64(1) << card
+    candidates = np.int64(0xFFFFFFFF) & ~st[S_PLAYED] & ~bit & ~st[S_NOT_HELD + seat]
+    beating = cards_beating(best, trump, T)
+    out = np.int64(0)
+    for suit in range(4):
+        cards = candidates & suit_cards(suit)
+        for side in range(2):
+            group = cards & beating if side == 0 else cards & ~beating
+            if group != 0:
+                st[S_HAND + seat] = bit | (group & -group)
+                if legal_mask(st, T) & bit == 0:
+                    out |= group
+    st[S_HAND + seat] = hand
+    return out
+
+
 @hot
 def apply_card(st, card, T):
     """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
@@ -231,6 +265,7 @@ def apply_card(st, card, T):
         plain = trick_suit(trump, card)
         win_pos = st[S_WIN_POS] & 3
         best = st[S_TRICK + win_pos] & 31
+        beats = card_beats(card, best, trump, T)
         if plain != led:
             st[S_VOIDS + seat] |= np.int64(1) << led
             # playing a plain card when forced to trump shows a void in trumps: always in
@@ -241,7 +276,11 @@ def apply_card(st, card, T):
                     forced = not (n >= 2 and win_pos == n - 2)
                 if forced:
                     st[S_VOIDS + seat] |= np.int64(1) << TRUMP
-        st[S_WIN_POS] = n if card_beats(card, best, trump, T) else win_pos  # (a select)
+            st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
+        elif plain == TRUMP and not beats:  # a trump under the winning trump: none above it
+            st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
+        st[S_WIN_POS] = n if beats else win_pos  # (a select)
+    st[S_PLAYED_BY + seat] |= np.int64(1) << card
     if not lay_card(st, seat, n, card, 4):
         return False
     return complete_trick(st, T)
