@@ -63,10 +63,12 @@ S_TRUMP = S_CONTRACT  # the contract is the trump suit
 S_POINTS = S_GAME  # 2 slots: card points per team (last-trick bonus included)
 S_ROEM = S_GAME + 2  # 2 slots: table roem per team (pit bonus included at the end)
 S_TRICKS = S_GAME + 4  # 2 slots: tricks per team
-# What the play shows about each seat (public, read by the pimc bot's samples, _pimc.py):
-S_PLAYED_BY = S_GAME + 6  # 4 slots: the cards each seat has played
-S_NOT_HELD = S_GAME + 10  # 4 slots: cards each seat has shown it cannot hold (`shown_not_held`)
-STATE_SIZE = S_GAME + 14
+# What the play shows about each seat, kept only when a bot at the table reads it (the pimc
+# bot's samples, _pimc.py) or in an interactive deal: `record_shown`
+S_SHOWS = S_GAME + 6  # 1: keep the two blocks below
+S_PLAYED_BY = S_GAME + 7  # 4 slots: the cards each seat has played
+S_NOT_HELD = S_GAME + 11  # 4 slots: cards each seat has shown it cannot hold (`shown_not_held`)
+STATE_SIZE = S_GAME + 15
 
 __all__ = ["S_DEALER", "S_DECLARER", "S_HAND", "S_LAST_WINNER", "S_LEADER", "S_N_PLAYED",
            "S_PLAYED", "S_TO_MOVE", "S_TRICK", "S_TRICK_NO", "S_VOIDS", "S_WIN_POS"]
@@ -250,6 +252,22 @@ def shown_not_held(st, T, seat, card):
     return out
 
 
+@kernel
+def record_shown(st, T, seat, n, card):
+    """What ``card``, about to be laid by ``seat`` as card ``n`` of the trick, shows: it is a
+    card the seat played, and (`shown_not_held`) which cards it cannot hold. Only a card that
+    does not follow the led suit, or a trump under the trick's winning trump, can show any."""
+    st[S_PLAYED_BY + seat] |= np.int64(1) << card
+    if n == 0:
+        return
+    trump = st[S_TRUMP] & 3
+    led = trick_suit(trump, st[S_TRICK])
+    plain = trick_suit(trump, card)
+    best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
+    if plain != led or (plain == TRUMP and not card_beats(card, best, trump, T)):
+        st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
+
+
 @hot
 def apply_card(st, card, T):
     """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
@@ -258,6 +276,8 @@ def apply_card(st, card, T):
     n = st[S_N_PLAYED] & 3
     trump = st[S_TRUMP] & 3
     card = card & 31
+    if st[S_SHOWS] != 0:
+        record_shown(st, T, seat, n, card)
     if n == 0:
         st[S_WIN_POS] = 0
     else:
@@ -265,7 +285,6 @@ def apply_card(st, card, T):
         plain = trick_suit(trump, card)
         win_pos = st[S_WIN_POS] & 3
         best = st[S_TRICK + win_pos] & 31
-        beats = card_beats(card, best, trump, T)
         if plain != led:
             st[S_VOIDS + seat] |= np.int64(1) << led
             # playing a plain card when forced to trump shows a void in trumps: always in
@@ -276,11 +295,7 @@ def apply_card(st, card, T):
                     forced = not (n >= 2 and win_pos == n - 2)
                 if forced:
                     st[S_VOIDS + seat] |= np.int64(1) << TRUMP
-            st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
-        elif plain == TRUMP and not beats:  # a trump under the winning trump: none above it
-            st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
-        st[S_WIN_POS] = n if beats else win_pos  # (a select)
-    st[S_PLAYED_BY + seat] |= np.int64(1) << card
+        st[S_WIN_POS] = n if card_beats(card, best, trump, T) else win_pos  # (a select)
     if not lay_card(st, seat, n, card, 4):
         return False
     return complete_trick(st, T)

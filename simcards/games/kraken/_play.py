@@ -24,6 +24,7 @@ from simcards.games.kraken.bots import run_bidding
 from simcards.games._rows import ensure_columns
 from simcards.games.klaverjas._kernels import (
     S_DECLARER,
+    S_SHOWS,
     S_TO_MOVE,
     S_TRUMP,
     STATE_SIZE,
@@ -200,6 +201,8 @@ def choose_card(kind, legal, st, T, params, rng, work):
 def play_out(st, T, bot_kind, bot_params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``: the
     template loop of klaverjas/_play.py with Kraken's card choice (`choose_card`)."""
+    if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows
+        st[S_SHOWS] = 1
     k = 0
     while True:
         seat = st[S_TO_MOVE] & 3
