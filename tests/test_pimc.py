@@ -17,6 +17,7 @@ from simcards.games._state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _pimc
 from simcards.games.klaverjas import _solve_kernels as SK
+from simcards.games.klaverjas.bots import P_CONTRACT_TRIES
 from simcards.games.klaverjas.solve import Solver
 from simcards.games.kraken import _play as KP
 from simcards.rng import stream_state
@@ -209,6 +210,51 @@ def test_samples_keep_what_the_seat_knows(seed, cards, amsterdam, draw_seed):
     assert strict
 
 
+# ---------------------------------------------------------------- what the contract tells
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["forced", "free"]))
+def test_the_true_deal_agrees_with_the_contract_heuristic_bots_chose(seed, selection):
+    game = simcards.load("klaverjas-rotterdam", trump_selection=selection)
+    rng = random.Random(seed)
+    hands, dealer, _ = random_deal(rng, game)
+    state = game.deal(hands, dealer=dealer)  # the heuristic bots choose trump and declarer
+    _, params = game.resolve_bots(["heuristic"] * 4)
+    dealt = np.array(state.dealt, dtype=np.int64)
+    assert _pimc.contract_agrees(state._st, dealt, game.tables, params[0])
+    # another trump, or in free selection another declarer, does not
+    other = game.deal(hands, dealer=dealer, trump=SUITS[(state.trump + 1) % 4],
+                      declarer=state.declarer)
+    assert not _pimc.contract_agrees(other._st, dealt, game.tables, params[0])
+
+
+def test_samples_agree_with_the_trump_forehand_named():
+    """Forced selection, seat 0 at its first card and forehand elsewhere: with the filter every
+    sample gives forehand a hand whose best suit is the trump; without it many do not."""
+    game = simcards.load("klaverjas-rotterdam")
+    for index in range(40):
+        state = game.deal(seed=4, index=index)
+        while state.to_move != 0:
+            state.play(sorted(state.legal_moves())[0])
+        if (state.dealer + 1) % 4 != 0:
+            break
+    s = state._st
+    _, params = game.resolve_bots(["pimc"] * 4)
+    agree = {}
+    for tries in (0, 64):
+        work = np.zeros(_pimc.WORK_SIZE, dtype=np.int64)
+        rng = stream_state(7, 0, 9)
+        _pimc.pimc_begin(0, s, game.tables, rng, work)
+        hits = 0
+        for _ in range(100):
+            _pimc.pimc_draw(0, s, game.tables, params[0], tries, rng, work)
+            hits += _pimc.contract_agrees(s, work[_pimc.W_DEALT:_pimc.W_DEALT + 4], game.tables,
+                                          params[0])
+        agree[tries] = hits
+    assert agree[64] >= 98 and agree[0] <= 90
+
+
 # ---------------------------------------------------------------- Kraken: hand roem in the samples
 
 
@@ -234,14 +280,16 @@ def test_kraken_samples_count_the_hand_roem_of_their_dealt_hands():
         legal = state.legal_mask()
         if legal & (legal - 1) == 0:
             continue
+        _, params = game.resolve_bots([{"kind": "pimc", "params": {"samples": 1}}] * 4)
+        row = params[seat]
         work = np.zeros(_pimc.WORK_SIZE, dtype=np.int64)
         rng = stream_state(seed, 1, 9)
-        KP.kraken_pimc_card(seat, np.int64(legal), s, game.tables, 1, rng, work)
+        KP.kraken_pimc_card(seat, np.int64(legal), s, game.tables, row, rng, work)
         # the same sample again (the seat's stream depends only on the state)
         again = np.zeros(_pimc.WORK_SIZE, dtype=np.int64)
         rng2 = stream_state(seed, 1, 9)
         own = _pimc.pimc_begin(seat, s, game.tables, rng2, again)
-        _pimc.pimc_draw(seat, s, rng2, again)
+        _pimc.pimc_draw(seat, s, game.tables, row, np.int64(row[P_CONTRACT_TRIES]), rng2, again)
         dealt = [game.deck.hand_codes(int(h)) for h in again[_pimc.W_DEALT:_pimc.W_DEALT + 4]]
         rng2[0] = own
         sample = game.deal(dealt, dealer=state.dealer, trump=SUITS[state.trump], bid=0)

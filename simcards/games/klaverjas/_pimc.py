@@ -10,7 +10,10 @@ holds, and every card a seat has shown it cannot hold (``S_NOT_HELD``, kept by `
 through `shown_not_held`: the voids, and "no trump above X" after an undertrump or a failure
 to overtrump, as the ruleset's own legal moves imply). Among the deals that respect all of it,
 each is equally likely: `prepare_sampler` counts the completions once per decision and
-`draw_hands` deals card by card with the exact odds, so no draw is ever rejected. The end bonus
+`draw_hands` deals card by card with the exact odds. What the contract tells is used by
+rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
+weights and threshold) to the deal's trump and declarer is drawn again, up to
+``contract_tries`` times, after which the last draw stands (`contract_agrees`). The end bonus
 of a sample is the pit bonus; Kraken adds the hand roem of the sample's dealt hands (their
 cards still held plus the cards each seat played, ``S_PLAYED_BY``) where its rules count it
 (simcards/games/kraken/_play.py, `kraken_pimc_card`).
@@ -26,8 +29,11 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._state import S_HAND, S_PARTY, S_PLAYED
-from simcards.games.klaverjas._kernels import S_NOT_HELD, S_PLAYED_BY, STATE_SIZE
+from simcards.games._state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
+from simcards.games.klaverjas import bots as kbots  # (bots.py imports this module: kernels
+# reach its evaluator at compile time, when both are loaded)
+from simcards.games.klaverjas._kernels import S_NOT_HELD, S_PLAYED_BY, S_TRUMP, STATE_SIZE
+from simcards.games.klaverjas.rules import R_TRUMP_SELECTION, SEL_FORCED, SEL_FREE, T_RULES
 from simcards.games.klaverjas._solve_kernels import (
     CTX_SIZE,
     TT_WIDTH,
@@ -212,17 +218,57 @@ def pimc_begin(seat, st, T, rng, work):
 
 
 @kernel
-def pimc_draw(seat, st, rng, work):
+def contract_agrees(st, dealt, T, params):
+    """Would heuristic bots (the evaluator and threshold of ``params``) dealt ``dealt`` have
+    reached the deal's trump and declarer? Forced selection: forehand names its evaluator's
+    best suit. Free: the seats before the declarer passed (their best estimate below the
+    threshold), and the declarer took the game in its best suit, or, as forehand when all
+    passed, named it. Random selection tells nothing."""
+    selection = T[T_RULES + R_TRUMP_SELECTION]
+    if selection != SEL_FORCED and selection != SEL_FREE:
+        return True
+    trump = st[S_TRUMP] & 3
+    declarer = st[S_DECLARER] & 3
+    forehand = (st[S_DEALER] + 1) & 3
+    suit, est = kbots.best_trump(dealt[declarer], T, params)
+    if suit != trump:
+        return False
+    if selection == SEL_FORCED:
+        return True
+    threshold = params[kbots.P_DECLARE]
+    if est >= threshold:  # the declarer took the game: every seat before it passed
+        other = forehand
+        while other != declarer:
+            if kbots.best_trump(dealt[other], T, params)[1] >= threshold:
+                return False
+            other = (other + 1) & 3
+        return True
+    if declarer != forehand:  # only forehand plays without taking the game: when all pass
+        return False
+    for k in range(1, 4):
+        if kbots.best_trump(dealt[(forehand + k) & 3], T, params)[1] >= threshold:
+            return False
+    return True
+
+
+@kernel
+def pimc_draw(seat, st, T, params, tries, rng, work):
     """Deal one sample into the work array's sample state, and its dealt hands (the cards each
-    seat holds in the sample plus those it played) into ``work[W_DEALT:]``."""
+    seat holds in the sample plus those it played) into ``work[W_DEALT:]``: up to ``tries``
+    draws until one agrees with the contract (`contract_agrees`), else the last one."""
     hands = work[W_HANDS:W_DEALT]
-    draw_hands(st, seat, work[W_SAMPLER:W_HANDS], rng, hands)
+    dealt = work[W_DEALT:W_VALUES]
+    for _ in range(max(1, tries)):
+        draw_hands(st, seat, work[W_SAMPLER:W_HANDS], rng, hands)
+        for s in range(4):
+            dealt[s] = hands[s] | st[S_PLAYED_BY + s]
+        if tries <= 0 or contract_agrees(st, dealt, T, params):
+            break
     sample = work[W_SAMPLE:W_SAMPLER]
     for i in range(STATE_SIZE):
         sample[i] = st[i]
     for s in range(4):
         sample[S_HAND + s] = hands[s]
-        work[W_DEALT + s] = hands[s] | st[S_PLAYED_BY + s]
 
 
 @kernel
@@ -256,14 +302,15 @@ def pimc_best(legal, rng, own, work):
 
 
 @kernel
-def pimc_card(seat, legal, st, T, samples, rng, work):
+def pimc_card(seat, legal, st, T, params, rng, work):
     """The card of ``legal`` with the best mean double-dummy value over ``samples`` deals of the
-    unseen cards (module docstring); ``work``: WORK_SIZE int64 slots. The end bonus is the pit
-    bonus (Kraken: `kraken_pimc_card`)."""
+    unseen cards (module docstring; ``params``: the bot's row); ``work``: WORK_SIZE int64 slots.
+    The end bonus is the pit bonus (Kraken: `kraken_pimc_card`)."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     own = pimc_begin(seat, st, T, rng, work)
-    for _ in range(max(1, samples)):
-        pimc_draw(seat, st, rng, work)
+    tries = np.int64(params[kbots.P_CONTRACT_TRIES])
+    for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
+        pimc_draw(seat, st, T, params, tries, rng, work)
         pimc_solve(seat, legal, st, T, work)
     return pimc_best(legal, rng, own, work)

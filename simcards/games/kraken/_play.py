@@ -170,7 +170,7 @@ assert 2 + AWARD_SIZE <= GAME_SCRATCH  # `kraken_pimc_card`'s scratch in the pim
 
 
 @kernel
-def kraken_pimc_card(seat, legal, st, T, samples, rng, work):
+def kraken_pimc_card(seat, legal, st, T, params, rng, work):
     """`_pimc.pimc_card` with Kraken's end bonus per sample: the pit bonus plus the hand roem and
     stuk of the sample's dealt hands, as `hand_roem_end_bonus` awards them by who takes a trick."""
     if legal & (legal - 1) == 0:
@@ -179,8 +179,9 @@ def kraken_pimc_card(seat, legal, st, T, samples, rng, work):
     end = work[W_CTX + X_END:W_CTX + X_END + 4]
     tricks = work[W_GAME:W_GAME + 2]
     award = work[W_GAME + 2:W_GAME + 2 + AWARD_SIZE]
-    for _ in range(max(1, samples)):
-        pimc_draw(seat, st, rng, work)
+    tries = np.int64(params[kbots.P_CONTRACT_TRIES])
+    for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
+        pimc_draw(seat, st, T, params, tries, rng, work)
         set_pit_bonus(work[W_CTX:W_TT], T)
         hand_roem_end_bonus(work[W_DEALT:W_DEALT + 4], st[S_TRUMP] & 3, st[S_DECLARER], T,
                             tricks, award, end)
@@ -192,8 +193,7 @@ def kraken_pimc_card(seat, legal, st, T, samples, rng, work):
 def choose_card(kind, legal, st, T, params, rng, work):
     """`klaverjas.bots.choose_card` with Kraken's pimc (`kraken_pimc_card`)."""
     if kind == kbots.PIMC:
-        return kraken_pimc_card(st[S_TO_MOVE] & 3, legal, st, T, np.int64(params[kbots.P_SAMPLES]),
-                                rng, work)
+        return kraken_pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
     return kbots.choose_card(kind, legal, st, T, params, rng, work)
 
 
