@@ -336,3 +336,11 @@ def test_pimc_kraken_runs():
     kraken = simcards.load("kraken-contra", deals_per_match=1)
     frames = kraken.simulate_chunk(1, seed=3, bots=PIMC_SEAT0)
     assert frames["deals"].height == 1
+
+
+def test_pimc_suggests_a_legal_card_in_kraken():
+    kraken = simcards.load("kraken-contra")
+    state = kraken.deal(seed=2, index=0)
+    for _ in range(5):
+        state.play(sorted(state.legal_moves())[0])
+    assert state.suggest("pimc", {"samples": 2}) in state.legal_moves()
