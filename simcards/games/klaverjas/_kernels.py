@@ -63,7 +63,12 @@ S_TRUMP = S_CONTRACT  # the contract is the trump suit
 S_POINTS = S_GAME  # 2 slots: card points per team (last-trick bonus included)
 S_ROEM = S_GAME + 2  # 2 slots: table roem per team (pit bonus included at the end)
 S_TRICKS = S_GAME + 4  # 2 slots: tricks per team
-STATE_SIZE = S_GAME + 6
+# What the play shows about each seat, kept only when a bot at the table reads it (the pimc
+# bot's samples, _pimc.py) or in an interactive deal: `record_shown`
+S_SHOWS = S_GAME + 6  # 1: keep the two blocks below
+S_PLAYED_BY = S_GAME + 7  # 4 slots: the cards each seat has played
+S_NOT_HELD = S_GAME + 11  # 4 slots: cards each seat has shown it cannot hold (`shown_not_held`)
+STATE_SIZE = S_GAME + 15
 
 __all__ = ["S_DEALER", "S_DECLARER", "S_HAND", "S_LAST_WINNER", "S_LEADER", "S_N_PLAYED",
            "S_PLAYED", "S_TO_MOVE", "S_TRICK", "S_TRICK_NO", "S_VOIDS", "S_WIN_POS"]
@@ -216,6 +221,53 @@ def hand_melds(hand, trump, T):
     return total + (stuk_roem(hand, trump, T) if trump >= 0 else 0)
 
 
+@kernel
+def shown_not_held(st, T, seat, card):
+    """The cards ``seat`` shows it does not hold by playing ``card`` into the current trick (the
+    state before the card is laid): every card c, not yet played, for which the rules would not
+    let a hand of just {card, c} play ``card`` here (`legal_mask`'s own verdict, so no rule is
+    restated). Sound: a hand that may play ``card`` still may once any other cards but c are
+    taken out of it, so a c that forbids ``card`` on its own is not in the hand. This gives the
+    voids (c of the led suit, or a trump that would have to be played) and "no trump above X"
+    (an undertrump, or a seat that must trump and cannot overtrump, holds no higher trump).
+
+    Legality of {card, c} depends on c only through its suit and whether it beats the trick's
+    winning card, so one c of each such group is asked (tests/test_pimc.py checks every c)."""
+    trump = st[S_TRUMP] & 3
+    best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
+    hand = st[S_HAND + seat]
+    bit = np.int64(1) << card
+    candidates = np.int64(0xFFFFFFFF) & ~st[S_PLAYED] & ~bit & ~st[S_NOT_HELD + seat]
+    beating = cards_beating(best, trump, T)
+    out = np.int64(0)
+    for suit in range(4):
+        cards = candidates & suit_cards(suit)
+        for side in range(2):
+            group = cards & beating if side == 0 else cards & ~beating
+            if group != 0:
+                st[S_HAND + seat] = bit | (group & -group)
+                if legal_mask(st, T) & bit == 0:
+                    out |= group
+    st[S_HAND + seat] = hand
+    return out
+
+
+@kernel
+def record_shown(st, T, seat, n, card):
+    """What ``card``, about to be laid by ``seat`` as card ``n`` of the trick, shows: it is a
+    card the seat played, and (`shown_not_held`) which cards it cannot hold. Only a card that
+    does not follow the led suit, or a trump under the trick's winning trump, can show any."""
+    st[S_PLAYED_BY + seat] |= np.int64(1) << card
+    if n == 0:
+        return
+    trump = st[S_TRUMP] & 3
+    led = trick_suit(trump, st[S_TRICK])
+    plain = trick_suit(trump, card)
+    best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
+    if plain != led or (plain == TRUMP and not card_beats(card, best, trump, T)):
+        st[S_NOT_HELD + seat] |= shown_not_held(st, T, seat, card)
+
+
 @hot
 def apply_card(st, card, T):
     """Play ``card`` for the seat to move (the caller has checked it is legal). Completes the
@@ -224,6 +276,8 @@ def apply_card(st, card, T):
     n = st[S_N_PLAYED] & 3
     trump = st[S_TRUMP] & 3
     card = card & 31
+    if st[S_SHOWS] != 0:
+        record_shown(st, T, seat, n, card)
     if n == 0:
         st[S_WIN_POS] = 0
     else:

@@ -6,10 +6,17 @@ each legal card (`card_values`, simcards/games/klaverjas/_solve_kernels.py) and 
 with the best mean value for its own party.
 
 What a sample respects: the seat's own hand, every card played, the number of cards each seat
-holds, and the voids the state records (``S_VOIDS``: a suit not followed, and the trump void a
-plain discard shows when the rules force a trump). The state keeps no history of who played
-which earlier card, so finer inferences ("no trump above X" after an undertrump, hand roem in
-Kraken) are not used: the end bonus of a sample is the pit bonus only.
+holds, and every card a seat has shown it cannot hold (``S_NOT_HELD``, kept by `apply_card`
+through `shown_not_held`: the voids, and "no trump above X" after an undertrump or a failure
+to overtrump, as the ruleset's own legal moves imply). Among the deals that respect all of it,
+each is equally likely: `prepare_sampler` counts the completions once per decision and
+`draw_hands` deals card by card with the exact odds. What the contract tells is used by
+rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
+weights and threshold) to the deal's trump and declarer is drawn again, up to
+``contract_tries`` times, after which the last draw stands (`contract_agrees`). The end bonus
+of a sample is the pit bonus; Kraken adds the hand roem of the sample's dealt hands (their
+cards still held plus the cards each seat played, ``S_PLAYED_BY``) where its rules count it
+(simcards/games/kraken/_play.py, `kraken_pimc_card`).
 
 Its random draws come from a stream of the seat's own, derived from the deal's play stream,
 the seat and the cards played so far, without advancing the shared stream: a run stays
@@ -22,9 +29,11 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._state import S_HAND, S_PARTY, S_PLAYED, S_VOIDS
-from simcards.games._trick import TRUMP
-from simcards.games.klaverjas._kernels import STATE_SIZE, S_TRUMP
+from simcards.games._state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
+from simcards.games.klaverjas import bots as kbots  # (bots.py imports this module: kernels
+# reach its evaluator at compile time, when both are loaded)
+from simcards.games.klaverjas._kernels import S_NOT_HELD, S_PLAYED_BY, S_TRUMP, STATE_SIZE
+from simcards.games.klaverjas.rules import R_TRUMP_SELECTION, SEL_FORCED, SEL_FREE, T_RULES
 from simcards.games.klaverjas._solve_kernels import (
     CTX_SIZE,
     TT_WIDTH,
@@ -34,91 +43,151 @@ from simcards.games.klaverjas._solve_kernels import (
     F_WIDTH,
     MAX_DEPTH,
 )
-from simcards.rng import _mix, randint
+from simcards.rng import _mix, next_u53
 
 PIMC_TT_BITS = 15
 FULL32 = np.int64(0xFFFFFFFF)
 _SEAT_KEY = np.uint64(0xA0761D6478BD642F)
-_TRIES = 64
+
+# ---- the sampler (`prepare_sampler`): the unseen cards in order, which of the three other
+# seats may hold each (bit i: the i-th seat after the bot's), and the completion counts
+# N[k, a, b]: the ways to deal cards k.. when the first other seat still takes a of them and
+# the second b (the third the rest)
+MAX_UNSEEN = 24
+ROOM = 9  # 0..8 cards still to deal to a seat
+SM_CARDS = 0
+SM_WHO = SM_CARDS + MAX_UNSEEN
+SM_COUNT = SM_WHO + MAX_UNSEEN  # the number of unseen cards
+SM_STRICT = SM_COUNT + 1  # 1 when the counts respect every card shown not held
+SM_WAYS = SM_STRICT + 1  # (MAX_UNSEEN + 1) * ROOM * ROOM counts
+SAMPLER_SIZE = SM_WAYS + (MAX_UNSEEN + 1) * ROOM * ROOM
+_U53 = np.int64(1) << 53
 
 
 @kernel
-def _allowed(st, seat, trump):
-    """Cards ``seat`` may hold given the voids it has shown."""
-    voids = st[S_VOIDS + seat]
-    allowed = FULL32
-    for suit in range(4):
-        effective = TRUMP if suit == trump else suit
-        if (voids >> effective) & 1:
-            allowed &= ~(np.int64(0xFF) << (8 * suit))
-    return allowed
+def _ways_at(sampler, k, a, b):
+    return sampler[SM_WAYS + (k * ROOM + a) * ROOM + b]
 
 
 @kernel
-def sample_hands(st, seat, rng, out):
-    """Deal the cards ``seat`` cannot see to the other seats into ``out`` (4 hands; ``seat``
-    keeps its own): each seat gets as many as it holds, none of a suit it has shown void in.
-    Cards go one at a time, the most constrained first, to a seat drawn in proportion to its
-    free places; a dead end restarts (after many, voids are dropped). Returns True when every
-    void was respected."""
-    trump = st[S_TRUMP] & 3
-    own = st[S_HAND + seat]
-    unseen = FULL32 & ~st[S_PLAYED] & ~own
-    for attempt in range(_TRIES + 1):
-        strict = attempt < _TRIES
-        for s in range(4):
-            out[s] = 0
-        out[seat] = own
-        ok = True
-        # the cards only one or two seats may hold go first
-        for wanted in range(1, 4):
-            rest = unseen
-            while rest and ok:
-                card = lowest_bit_index(rest)
-                rest &= rest - 1
-                bit = np.int64(1) << card
-                if out[0] & bit or out[1] & bit or out[2] & bit or out[3] & bit:
-                    continue
-                eligible = 0
-                total_room = 0
-                for s in range(4):
-                    if s == seat:
-                        continue
-                    room = popcount(st[S_HAND + s]) - popcount(out[s])
-                    if room > 0 and (not strict or (_allowed(st, s, trump) & bit)):
-                        eligible += 1
-                        total_room += room
-                if eligible == 0:
-                    ok = False
-                    break
-                if eligible != wanted and wanted < 3:
-                    continue
-                pick = randint(rng, total_room)
-                for s in range(4):
-                    if s == seat:
-                        continue
-                    room = popcount(st[S_HAND + s]) - popcount(out[s])
-                    if room > 0 and (not strict or (_allowed(st, s, trump) & bit)):
-                        if pick < room:
-                            out[s] |= bit
-                            break
-                        pick -= room
-        if ok:
-            return strict
-    return False
+def _count_ways(sampler, m):
+    """Fill the completion counts of the ``m`` cards of the sampler, last card first. The most
+    is 24! / (8!)^3, below 10^10: int64 holds it."""
+    for k in range(m, -1, -1):
+        who = sampler[SM_WHO + k] if k < m else 0
+        for a in range(ROOM):
+            for b in range(ROOM):
+                c = m - k - a - b
+                ways = np.int64(0)
+                if k == m:
+                    ways = np.int64(1) if a == 0 and b == 0 else np.int64(0)
+                elif 0 <= c < ROOM:
+                    if who & 1 and a > 0:
+                        ways += _ways_at(sampler, k + 1, a - 1, b)
+                    if who & 2 and b > 0:
+                        ways += _ways_at(sampler, k + 1, a, b - 1)
+                    if who & 4 and c > 0:
+                        ways += _ways_at(sampler, k + 1, a, b)
+                sampler[SM_WAYS + (k * ROOM + a) * ROOM + b] = ways
+
+
+@kernel
+def prepare_sampler(st, seat, sampler):
+    """Set up `draw_hands` for ``seat`` in the position of ``st``. Returns True when a deal
+    respecting every card shown not held exists (it always does for a real deal: the true hands
+    are one); otherwise the sampler keeps only the hand sizes."""
+    unseen = FULL32 & ~st[S_PLAYED] & ~st[S_HAND + seat]
+    m = 0
+    rest = unseen
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        bit = np.int64(1) << card
+        who = 0
+        for i in range(3):
+            if st[S_NOT_HELD + ((seat + 1 + i) & 3)] & bit == 0:
+                who |= 1 << i
+        sampler[SM_CARDS + m] = card
+        sampler[SM_WHO + m] = who
+        m += 1
+    sampler[SM_COUNT] = m
+    first = popcount(st[S_HAND + ((seat + 1) & 3)])
+    second = popcount(st[S_HAND + ((seat + 2) & 3)])
+    _count_ways(sampler, m)
+    strict = _ways_at(sampler, 0, first, second) > 0
+    if not strict:
+        for k in range(m):
+            sampler[SM_WHO + k] = 7
+        _count_ways(sampler, m)
+    sampler[SM_STRICT] = 1 if strict else 0
+    return strict
+
+
+@kernel
+def _below(rng, n):
+    """Exactly uniform int in [0, n) for 1 <= n < 2**53 (rejection above the last multiple)."""
+    limit = (_U53 // n) * n
+    while True:
+        draw = next_u53(rng)
+        if draw < limit:
+            return draw % n
+
+
+@kernel
+def draw_hands(st, seat, sampler, rng, out):
+    """One deal of the unseen cards into ``out`` (4 hands; ``seat`` keeps its own), uniform
+    among the deals the sampler allows: each card goes to a seat with the odds of the
+    completions that follow."""
+    for s in range(4):
+        out[s] = 0
+    out[seat] = st[S_HAND + seat]
+    a = popcount(st[S_HAND + ((seat + 1) & 3)])
+    b = popcount(st[S_HAND + ((seat + 2) & 3)])
+    for k in range(sampler[SM_COUNT]):
+        who = sampler[SM_WHO + k]
+        pick = _below(rng, _ways_at(sampler, k, a, b))
+        taker = 2
+        if who & 1 and a > 0:
+            ways = _ways_at(sampler, k + 1, a - 1, b)
+            if pick < ways:
+                taker = 0
+            pick -= ways
+        if taker == 2 and who & 2 and b > 0:
+            ways = _ways_at(sampler, k + 1, a, b - 1)
+            if pick < ways:
+                taker = 1
+        if taker == 0:
+            a -= 1
+        elif taker == 1:
+            b -= 1
+        out[(seat + 1 + taker) & 3] |= np.int64(1) << sampler[SM_CARDS + k]
+
+
+@kernel
+def sample_hands(st, seat, rng, sampler, out):
+    """`prepare_sampler` and one `draw_hands`; returns True when the deal respects every card
+    shown not held."""
+    strict = prepare_sampler(st, seat, sampler)
+    draw_hands(st, seat, sampler, rng, out)
+    return strict
 
 
 # the bot's work array, allocated once per simulation chunk (`work_size`): the solver's
-# context, table, frames and scratch states, then the sampled hands and the per-card values
+# context, table, frames and scratch states, the sampler, then the sampled hands, the sample's
+# dealt hands and the per-card values
 W_CTX = 0
 W_TT = W_CTX + CTX_SIZE
 W_FRAMES = W_TT + (TT_WIDTH << PIMC_TT_BITS)
 W_SCRATCH = W_FRAMES + F_WIDTH * MAX_DEPTH
 W_SAMPLE = W_SCRATCH + STATE_SIZE
-W_HANDS = W_SAMPLE + STATE_SIZE
-W_VALUES = W_HANDS + 4
+W_SAMPLER = W_SAMPLE + STATE_SIZE
+W_HANDS = W_SAMPLER + SAMPLER_SIZE
+W_DEALT = W_HANDS + 4
+W_VALUES = W_DEALT + 4
 W_TOTALS = W_VALUES + 32
-WORK_SIZE = W_TOTALS + 32
+W_GAME = W_TOTALS + 32  # scratch for a game's own per-sample end bonus (Kraken's hand roem)
+GAME_SCRATCH = 16
+WORK_SIZE = W_GAME + GAME_SCRATCH
 W_RNG = 0  # the seat's own stream lives in a one-slot uint64 array of the caller
 
 
@@ -135,44 +204,113 @@ def pimc_work_size(kinds):
 
 
 @kernel
-def pimc_card(seat, legal, st, T, samples, rng, work):
-    """The card of ``legal`` with the best mean double-dummy value over ``samples`` deals of the
-    unseen cards (module docstring); ``work``: WORK_SIZE int64 slots."""
-    if legal & (legal - 1) == 0:
-        return lowest_bit_index(legal)
-    ctx = work[W_CTX:W_TT]
-    tt = work[W_TT:W_FRAMES]
-    frames = work[W_FRAMES:W_SCRATCH]
-    scratch = work[W_SCRATCH:W_SAMPLE]
-    sample = work[W_SAMPLE:W_HANDS]
-    hands = work[W_HANDS:W_VALUES]
-    values = work[W_VALUES:W_TOTALS]
-    totals = work[W_TOTALS:WORK_SIZE]
-    own = rng[0]  # the shared stream's state, restored below: the draws are the seat's own
+def pimc_begin(seat, st, T, rng, work):
+    """Start a decision: switch ``rng`` to the seat's own stream (returns the shared stream's
+    state, for `pimc_best`), prepare the sampler and the solver, clear the totals."""
+    own = rng[0]
     rng[0] = _mix(own ^ (np.uint64(seat + 1) * _SEAT_KEY) ^ np.uint64(st[S_PLAYED]))
-    init_context(ctx, PIMC_TT_BITS)  # the generation stamp is kept: old entries stay stale
-    set_pit_bonus(ctx, T)
+    init_context(work[W_CTX:W_TT], PIMC_TT_BITS)  # the generation stamp is kept: old entries stay stale
+    set_pit_bonus(work[W_CTX:W_TT], T)
     for card in range(32):
-        totals[card] = 0
-    sign = 1 if (st[S_PARTY] >> seat) & 1 else -1
-    for _ in range(max(1, samples)):
-        sample_hands(st, seat, rng, hands)
-        for i in range(STATE_SIZE):
-            sample[i] = st[i]
+        work[W_TOTALS + card] = 0
+    prepare_sampler(st, seat, work[W_SAMPLER:W_HANDS])
+    return own
+
+
+@kernel
+def contract_agrees(st, dealt, T, params):
+    """Would heuristic bots (the evaluator and threshold of ``params``) dealt ``dealt`` have
+    reached the deal's trump and declarer? Forced selection: forehand names its evaluator's
+    best suit. Free: the seats before the declarer passed (their best estimate below the
+    threshold), and the declarer took the game in its best suit, or, as forehand when all
+    passed, named it. Random selection tells nothing."""
+    selection = T[T_RULES + R_TRUMP_SELECTION]
+    if selection != SEL_FORCED and selection != SEL_FREE:
+        return True
+    trump = st[S_TRUMP] & 3
+    declarer = st[S_DECLARER] & 3
+    forehand = (st[S_DEALER] + 1) & 3
+    suit, est = kbots.best_trump(dealt[declarer], T, params)
+    if suit != trump:
+        return False
+    if selection == SEL_FORCED:
+        return True
+    threshold = params[kbots.P_DECLARE]
+    if est >= threshold:  # the declarer took the game: every seat before it passed
+        other = forehand
+        while other != declarer:
+            if kbots.best_trump(dealt[other], T, params)[1] >= threshold:
+                return False
+            other = (other + 1) & 3
+        return True
+    if declarer != forehand:  # only forehand plays without taking the game: when all pass
+        return False
+    for k in range(1, 4):
+        if kbots.best_trump(dealt[(forehand + k) & 3], T, params)[1] >= threshold:
+            return False
+    return True
+
+
+@kernel
+def pimc_draw(seat, st, T, params, tries, rng, work):
+    """Deal one sample into the work array's sample state, and its dealt hands (the cards each
+    seat holds in the sample plus those it played) into ``work[W_DEALT:]``: up to ``tries``
+    draws until one agrees with the contract (`contract_agrees`), else the last one."""
+    hands = work[W_HANDS:W_DEALT]
+    dealt = work[W_DEALT:W_VALUES]
+    for _ in range(max(1, tries)):
+        draw_hands(st, seat, work[W_SAMPLER:W_HANDS], rng, hands)
         for s in range(4):
-            sample[S_HAND + s] = hands[s]
-        card_values(sample, T, ctx, tt, scratch, frames, values)
-        rest = legal
-        while rest:
-            card = lowest_bit_index(rest)
-            rest &= rest - 1
-            totals[card] += sign * values[card]
+            dealt[s] = hands[s] | st[S_PLAYED_BY + s]
+        if tries <= 0 or contract_agrees(st, dealt, T, params):
+            break
+    sample = work[W_SAMPLE:W_SAMPLER]
+    for i in range(STATE_SIZE):
+        sample[i] = st[i]
+    for s in range(4):
+        sample[S_HAND + s] = hands[s]
+
+
+@kernel
+def pimc_solve(seat, legal, st, T, work):
+    """Solve the sample of `pimc_draw` (end bonus as set in the context) and add the value of
+    each legal card, for the seat's party, to the totals."""
+    values = work[W_VALUES:W_TOTALS]
+    card_values(work[W_SAMPLE:W_SAMPLER], T, work[W_CTX:W_TT], work[W_TT:W_FRAMES],
+                work[W_SCRATCH:W_SAMPLE], work[W_FRAMES:W_SCRATCH], values)
+    sign = 1 if (st[S_PARTY] >> seat) & 1 else -1
+    rest = legal
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        work[W_TOTALS + card] += sign * values[card]
+
+
+@kernel
+def pimc_best(legal, rng, own, work):
+    """End a decision: restore the shared stream and return the legal card of the best total
+    (the lowest card on ties)."""
     rng[0] = own
     best = -1
     rest = legal
     while rest:
         card = lowest_bit_index(rest)
         rest &= rest - 1
-        if best < 0 or totals[card] > totals[best]:
+        if best < 0 or work[W_TOTALS + card] > work[W_TOTALS + best]:
             best = card
     return best
+
+
+@kernel
+def pimc_card(seat, legal, st, T, params, rng, work):
+    """The card of ``legal`` with the best mean double-dummy value over ``samples`` deals of the
+    unseen cards (module docstring; ``params``: the bot's row); ``work``: WORK_SIZE int64 slots.
+    The end bonus is the pit bonus (Kraken: `kraken_pimc_card`)."""
+    if legal & (legal - 1) == 0:
+        return lowest_bit_index(legal)
+    own = pimc_begin(seat, st, T, rng, work)
+    tries = np.int64(params[kbots.P_CONTRACT_TRIES])
+    for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
+        pimc_draw(seat, st, T, params, tries, rng, work)
+        pimc_solve(seat, legal, st, T, work)
+    return pimc_best(legal, rng, own, work)

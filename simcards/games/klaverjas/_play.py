@@ -21,6 +21,7 @@ from simcards.games.columns import RowLayout
 from simcards.games.klaverjas._kernels import (
     S_POINTS,
     S_ROEM,
+    S_SHOWS,
     S_TO_MOVE,
     S_TRICKS,
     STATE_SIZE,
@@ -90,6 +91,8 @@ def play_out(st, T, bot_kind, bot_params, rng, trace, work):
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
     kernels as arguments would disable Numba's cache (README, "Adding a ruleset")."""
+    if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows (_kernels.py)
+        st[S_SHOWS] = 1
     k = 0
     while True:
         seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up (_kernels.py)

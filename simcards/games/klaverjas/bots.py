@@ -78,6 +78,9 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
         ("contest_points", 10.0, "try to win a trick not yet safe when it holds at least this many "
                                  "card points"),
         ("samples", 20.0, "pimc: deals sampled and solved double-dummy at each card decision"),
+        ("contract_tries", 16.0, "pimc: draws per sample until one agrees with the trump choice "
+                                 "(heuristic bots' evaluator and threshold); after that many the "
+                                 "last draw is used, 0 never filters"),
     )
 
 
@@ -85,7 +88,7 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
 PARAMS = bot_params(KLAVERJAS_EVALUATOR, declare_threshold=94.0)
 N_PARAMS = len(PARAMS)
 (P_W_BASE, P_W_JACK, P_W_NINE, P_W_TRUMP_ACE, P_W_TRUMP, P_W_SIDE_ACE, P_W_TEN, P_W_VOID,
- P_W_ROEM, P_DECLARE, P_PULL_TRUMPS, P_CONTEST, P_SAMPLES) = range(N_PARAMS)
+ P_W_ROEM, P_DECLARE, P_PULL_TRUMPS, P_CONTEST, P_SAMPLES, P_CONTRACT_TRIES) = range(N_PARAMS)
 FULL32 = np.int64(0xFFFFFFFF)
 
 
@@ -387,5 +390,5 @@ def choose_card(kind, legal, st, T, params, rng, work):
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     if kind == PIMC:
-        return pimc_card(st[S_TO_MOVE] & 3, legal, st, T, np.int64(params[P_SAMPLES]), rng, work)
+        return pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
     return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

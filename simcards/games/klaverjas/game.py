@@ -221,6 +221,7 @@ class KlaverjasState(TrickState):
         self.dealt = [int(h) for h in hands]
         self._st = np.empty(K.STATE_SIZE, dtype=np.int64)
         K.new_state(self._st, np.asarray(hands, dtype=np.int64), dealer, trump, declarer)
+        self._st[K.S_SHOWS] = 1  # what the play shows, for a suggestion by pimc (_kernels.py)
         self.history: list[tuple[int, str]] = []
 
     def __repr__(self) -> str:

@@ -81,28 +81,36 @@ def card_without_scratch(kind, legal, st, T, params, rng):
     return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
-def suggested_card(kind, legal, st, T, params, rng):
-    """`state.suggest`: any built-in kind's card, pimc with a scratch of its own."""
-    work = np.zeros(pimc_work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
-    return B.choose_card(kind, legal, st, T, params, rng, work)
+def suggesting(choose_card):
+    """`state.suggest`'s card for a game whose batch loop plays ``choose_card`` (Klaverjassen's,
+    or Kraken's with its own pimc): any built-in kind, pimc with a scratch of its own."""
+    def suggested(kind, legal, st, T, params, rng):
+        work = np.zeros(pimc_work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
+        return choose_card(kind, legal, st, T, params, rng, work)
+
+    return suggested
 
 
-def _with_scratch(chain):
-    """The table's card choice in the batch loop's signature: pimc seats use the loop's scratch,
-    every other kind the user bots' chain."""
+suggested_card = suggesting(B.choose_card)
+
+
+def _with_scratch(chain, builtin_card):
+    """The table's card choice in the batch loop's signature: pimc seats use the loop's scratch
+    (and ``builtin_card``, the game's card choice), every other kind the user bots' chain."""
     @njit(forceinline=True)
     def choose(kind, legal, st, T, params, rng, work):
         if kind == B.PIMC:
-            return B.choose_card(kind, legal, st, T, params, rng, work)
+            return builtin_card(kind, legal, st, T, params, rng, work)
         return chain(kind, legal, st, T, params, rng)
 
     return choose
 
 
-def play_loop(links, build):
-    """`_play.play_out` with the table's card choice (and, with Python bots, the play hook)."""
+def play_loop(links, build, play_out=P.play_out, builtin_card=B.choose_card):
+    """``play_out`` (a game's play loop: Klaverjassen's unless given) with the table's card
+    choice (and, with Python bots, the play hook)."""
     chain = card_chain(card_without_scratch, links, build)
-    play = rebuild(P.play_out, build, choose_card=_with_scratch(chain))
+    play = rebuild(play_out, build, choose_card=_with_scratch(chain, builtin_card))
     return hooked_play(play, build, scratch=True) if build.python else play
 
 

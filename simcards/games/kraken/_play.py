@@ -16,13 +16,37 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import driver, kernel
+from simcards._jit import driver, hot, kernel
+from simcards.cards import lowest_bit_index
+from simcards.games.klaverjas import bots as kbots
 from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
 from simcards.games._rows import ensure_columns
-from simcards.games.klaverjas._kernels import S_TRUMP, STATE_SIZE, hand_melds, new_state
-from simcards.games.klaverjas._pimc import pimc_work_size
-from simcards.games.klaverjas._play import deal_cards, play_out
+from simcards.games.klaverjas._kernels import (
+    S_DECLARER,
+    S_SHOWS,
+    S_TO_MOVE,
+    S_TRUMP,
+    STATE_SIZE,
+    apply_card,
+    hand_melds,
+    legal_mask,
+    new_state,
+)
+from simcards.games.klaverjas._pimc import (
+    GAME_SCRATCH,
+    W_CTX,
+    W_DEALT,
+    W_GAME,
+    W_TT,
+    pimc_begin,
+    pimc_best,
+    pimc_draw,
+    pimc_solve,
+    pimc_work_size,
+)
+from simcards.games.klaverjas._play import deal_cards
+from simcards.games.klaverjas._solve_kernels import X_END, set_pit_bonus
 from simcards.games.kraken._kernels import (
     A_HAND,
     A_STUK,
@@ -140,6 +164,53 @@ W_ESTIMATE = W_SEED + 5  # the declarer's trump estimate, rounded
 W_COL, W_MCOL = W_SEED + 6, W_SEED + 7  # column of the match's first deal row, of its match row
 WORK_SIZE = W_SEED + 8
 W_PIMC = WORK_SIZE  # the pimc bot's scratch follows, when a seat is pimc (`pimc_work_size`)
+
+
+assert 2 + AWARD_SIZE <= GAME_SCRATCH  # `kraken_pimc_card`'s scratch in the pimc work array
+
+
+@kernel
+def kraken_pimc_card(seat, legal, st, T, params, rng, work):
+    """`_pimc.pimc_card` with Kraken's end bonus per sample: the pit bonus plus the hand roem and
+    stuk of the sample's dealt hands, as `hand_roem_end_bonus` awards them by who takes a trick."""
+    if legal & (legal - 1) == 0:
+        return lowest_bit_index(legal)
+    own = pimc_begin(seat, st, T, rng, work)
+    end = work[W_CTX + X_END:W_CTX + X_END + 4]
+    tricks = work[W_GAME:W_GAME + 2]
+    award = work[W_GAME + 2:W_GAME + 2 + AWARD_SIZE]
+    tries = np.int64(params[kbots.P_CONTRACT_TRIES])
+    for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
+        pimc_draw(seat, st, T, params, tries, rng, work)
+        set_pit_bonus(work[W_CTX:W_TT], T)
+        hand_roem_end_bonus(work[W_DEALT:W_DEALT + 4], st[S_TRUMP] & 3, st[S_DECLARER], T,
+                            tricks, award, end)
+        pimc_solve(seat, legal, st, T, work)
+    return pimc_best(legal, rng, own, work)
+
+
+@hot
+def choose_card(kind, legal, st, T, params, rng, work):
+    """`klaverjas.bots.choose_card` with Kraken's pimc (`kraken_pimc_card`)."""
+    if kind == kbots.PIMC:
+        return kraken_pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
+    return kbots.choose_card(kind, legal, st, T, params, rng, work)
+
+
+@kernel
+def play_out(st, T, bot_kind, bot_params, rng, trace, work):
+    """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``: the
+    template loop of klaverjas/_play.py with Kraken's card choice (`choose_card`)."""
+    if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows
+        st[S_SHOWS] = 1
+    k = 0
+    while True:
+        seat = st[S_TO_MOVE] & 3
+        card = choose_card(bot_kind[seat], legal_mask(st, T), st, T, bot_params[seat], rng, work)
+        trace[k] = card
+        k += 1
+        if apply_card(st, card, T):
+            return
 
 
 @kernel

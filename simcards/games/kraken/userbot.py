@@ -19,7 +19,7 @@ from numba import njit
 
 from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import bots as B
-from simcards.games.klaverjas.userbot import KlaverjasSupport, play_loop, suggested_card, user_trump
+from simcards.games.klaverjas.userbot import KlaverjasSupport, play_loop, suggesting, user_trump
 from simcards.games.kraken import _play as P
 from simcards.games.kraken import bots as KB
 from simcards.games.kraken._kernels import SR_CROSSES, SR_SCORE
@@ -90,7 +90,7 @@ class KrakenSupport(KlaverjasSupport):
         if build.python:
             bidding = rebuild(_hooked_bidding, build, inner_bidding=bidding)
         contract = rebuild(P.contract, build, choose_trump=user_trump, run_bidding=bidding)
-        replace = {"contract": contract, "play_out": play_loop(links, build)}
+        replace = {"contract": contract, "play_out": play_loop(links, build, P.play_out, P.choose_card)}
         if build.python:
             replace.update(deal_cards=hooked_deal(P.deal_cards, build),
                            settle=rebuild(_hooked_settle, build, inner_settle=P.settle))
@@ -168,4 +168,4 @@ class KrakenSupport(KlaverjasSupport):
 def make_support(bid_names):
     from simcards.cards import DECK32
 
-    return KrakenSupport(DECK32, 4, suggested_card, bid_names)
+    return KrakenSupport(DECK32, 4, suggesting(P.choose_card), bid_names)
