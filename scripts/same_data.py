@@ -4,6 +4,7 @@ small unit count with two builds of simcards, and compare the Parquet content co
     # once per build: the Python of its environment writes one Parquet file per config and kind
     python scripts/same_data.py write OUT_DIR [--python /other/checkout/.venv/bin/python]
     python scripts/same_data.py compare OLD_DIR NEW_DIR
+    python scripts/same_data.py write OUT_DIR --only perfect-play-klaverjas --scale 0.05
 
 Rows are sorted by unit index (deal_index, or match_index for match rulesets) before comparing,
 so the chunking and worker count do not matter. Values are compared after casting both sides
@@ -35,14 +36,16 @@ def run_configs() -> list[Path]:
     return out
 
 
-def write(out_dir: Path, python: str) -> None:
+def write(out_dir: Path, python: str, only: list[str] | None = None, scale: float = 1.0) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for config in run_configs():
+        if only and config.stem not in only:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             probe = subprocess.run([python, "-c", "import sys, simcards.config as c; "
                                     f"print(c.load_config(sys.argv[1]).units_name)", str(config)],
                                    capture_output=True, text=True, check=True)
-            units = SMALL[probe.stdout.strip()]
+            units = max(1, int(SMALL[probe.stdout.strip()] * scale))
             subprocess.run([python, "-m", "simcards.cli", "run", str(config), "--deals", str(units),
                             "--out", tmp, "--quiet", "--workers", "2"], check=True,
                            capture_output=True)
@@ -99,13 +102,18 @@ def main() -> int:
     w.add_argument("out", type=Path)
     w.add_argument("--python", default=sys.executable,
                    help="the Python whose simcards runs the configs (default: this one)")
+    w.add_argument("--only", nargs="*", metavar="NAME",
+                   help="only these configs (file stems, e.g. demo skat)")
+    w.add_argument("--scale", type=float, default=1.0,
+                   help="fraction of the usual unit counts (the perfect-play configs solve every "
+                        "deal: 0.05 is a quick check)")
     c = sub.add_parser("compare", help="compare two folders written by 'write'")
     c.add_argument("old", type=Path)
     c.add_argument("new", type=Path)
     c.add_argument("--renamed", nargs="*", default=[], metavar="OLD=NEW")
     args = parser.parse_args()
     if args.command == "write":
-        write(args.out, args.python)
+        write(args.out, args.python, args.only, args.scale)
         return 0
     renamed = dict(item.split("=", 1) for item in args.renamed)
     return compare(args.old, args.new, renamed)
