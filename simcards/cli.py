@@ -22,9 +22,12 @@ def _cmd_run(args) -> int:
     done = "finished" if is_complete(manifest) else "incomplete"
     print(f"{config.run_dir}: {config.units:,} {config.units_name} {done}")
     if timings:
-        print(f"  {timings['units_per_second']:,.0f} {config.units_name}/s end to end with "
+        from simcards.present.fmt import number
+
+        # number(): a slow run (user bots compiling, perfect play) shows 0.35/s, not 0
+        print(f"  {number(timings['units_per_second'], 3)} {config.units_name}/s end to end with "
               f"{timings['workers']} {timings['backend']} worker(s); kernel "
-              f"{timings['kernel_units_per_second_per_worker']:,.0f}/s per worker")
+              f"{number(timings['kernel_units_per_second_per_worker'], 3)}/s per worker")
     print(f"  next: simcards report {config.run_dir}")
     return 0
 

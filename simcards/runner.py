@@ -401,6 +401,15 @@ def run(config: RunConfig, force: bool = False, quiet: bool = False, yes: bool =
     return work.manifest
 
 
+def _rate(units: int, seconds: float) -> float | None:
+    """Units per second for the manifest: 0.1 resolution, three significant digits below 1 (a
+    slow run, with user bots compiling or perfect play, is not 0)."""
+    if not seconds:
+        return None
+    rate = units / seconds
+    return round(rate, 1) if rate >= 1 else float(f"{rate:.3g}")
+
+
 def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
     config, manifest = work.config, work.manifest
     run_dir = config.run_dir
@@ -436,8 +445,8 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
             manifest["timings"] = {
                 "wall_seconds": round(wall, 3),
                 "units_made": made,
-                "units_per_second": round(made / wall, 1) if wall else None,
-                "kernel_units_per_second_per_worker": round(made / kernel, 1) if kernel else None,
+                "units_per_second": _rate(made, wall),
+                "kernel_units_per_second_per_worker": _rate(made, kernel),
                 "workers": backend.workers,
                 "backend": backend.name,
             }
