@@ -410,12 +410,17 @@ def _rate(units: int, seconds: float) -> float | None:
     return round(rate, 1) if rate >= 1 else float(f"{rate:.3g}")
 
 
-def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
-    config, manifest = work.config, work.manifest
-    run_dir = config.run_dir
+def _sweep_temporaries(run_dir: Path) -> None:
+    """Remove the temporary part files of writes that never finished."""
     for kind in KINDS:
         for stray in (run_dir / kind).glob(".*.tmp") if (run_dir / kind).is_dir() else ():
             stray.unlink(missing_ok=True)
+
+
+def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
+    config, manifest = work.config, work.manifest
+    run_dir = config.run_dir
+    _sweep_temporaries(run_dir)
     _write_json_atomic(run_dir / MANIFEST, manifest)
     done_units = config.units - work.pending_units
     if done_units and work.n_pending:
@@ -439,6 +444,8 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
                 if time.monotonic() - written >= MANIFEST_EVERY:
                     save()
                     written = time.monotonic()
+        # a worker killed while writing a part left its temporary file; the part was made again
+        _sweep_temporaries(run_dir)
     finally:
         wall = time.perf_counter() - started
         if made:
