@@ -34,4 +34,9 @@ DOUBLE_DUMMY_COLUMNS = (
                                   "team's card points plus roem minus the opponents'"),
     Column("dd_nat", pl.Boolean, "the playing team is nat under perfect play"),
     Column("bot_margin", pl.Int16, "the same margin as the bots played the deal"),
+    Column("dd_lost_declaring", pl.Int16, "margin the declaring team's card play gave away against "
+                                          "perfect play from each position (bot_margin = dd_margin "
+                                          "- dd_lost_declaring + dd_lost_defending)"),
+    Column("dd_lost_defending", pl.Int16, "margin the defending team's card play gave away against "
+                                          "perfect play from each position"),
 )

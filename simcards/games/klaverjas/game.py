@@ -64,27 +64,28 @@ class KlaverjasGame(Game):
             self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
 
     def _simulate_frames(self, seed, start, n, kinds, params):
+        if self.options["double_dummy"]:  # the solver follows each deal's cards
+            frames, traces = self._simulate_traced(seed, start, n, kinds, params)
+            return {"deals": self._with_perfect_play(frames["deals"], traces)}
         out = self._simulate_matrix(seed, start, n, kinds, params)
-        deals = _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)
-        if self.options["double_dummy"]:
-            deals = self._with_perfect_play(deals)
-        return {"deals": deals}
+        return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
 
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench
 
-        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+        return bench(self, deals=20 if quick else 60, pimc_deals=5 if quick else 20)
 
-    def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
-        """The double-dummy columns (columns.py) added to a deals frame."""
-        from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins
+    def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards
+        in play order."""
+        from simcards.games.klaverjas.solve import lost_columns, perfect_play_lines
 
-        margins, _ = perfect_play_margins(self, deals)
+        margins, lost = perfect_play_lines(self, deals, traces)
         nat = margins <= 0 if self.options["nat_on_tie"] else margins < 0
         return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
                                   pl.Series("dd_nat", nat, dtype=pl.Boolean),
-                                  pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16))
+                                  *lost_columns(deals, lost))
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         # one output buffer per game, grown as needed: a fresh 100k-deal matrix per chunk costs

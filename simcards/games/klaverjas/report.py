@@ -9,7 +9,7 @@ import polars as pl
 
 from simcards.games.klaverjas import stats as stats
 from simcards.manifest import done_entries
-from simcards.present import charts, seats
+from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
 from simcards.present.summary import summary_lines
 
@@ -171,7 +171,8 @@ def duplicate_against_heuristic(game, run) -> pl.DataFrame | None:
 
 def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                          extra_tables: list | None = None, extra_figures: list | None = None,
-                         extra_text: str = "") -> Section | None:
+                         extra_text: str = "", extra_answers: list | None = None,
+                         burden: str = "playing team") -> Section | None:
     """The "Against perfect play" section: the bots' margin beside the double-dummy one, nat
     under perfect play beside the bots', and pimc in duplicate (when the run has them)."""
     duplicate = duplicate_against_heuristic(game, run)
@@ -184,6 +185,7 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
             "only, so perfect play is a bound on good play, not a bot to copy; the bots' margin "
             "can exceed it when the defenders err. Every figure beside perfect play depends on "
             "the bots.")
+    answers = []
     if stats.has_perfect_play(deals):
         gap = stats.margin_gap_distribution(deals)
         charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
@@ -193,14 +195,24 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                               "margin with the bots minus its margin under perfect play, with 95% "
                               "intervals; below 0 the declaring team left points on the table."))
         selection = run.options.get("trump_selection", "forced")
+        margins = stats.margin_gap_summary(deals)
+        nat = stats.nat_perfect_vs_bots(deals, selection)
+        lost = stats.lost_points_summary(deals) if stats.has_lost_points(deals) else None
+        answers = perfect_play_answers(nat, margins, lost, run.options.get("trump_selection"), burden)
         tables += [
-            Table("perfect_play_margins", stats.margin_gap_summary(deals),
+            Table("perfect_play_margins", margins,
                   "Mean margins per deal of the declaring team (se: standard error)"),
             Table("perfect_play_gap", gap, "Bots' margin minus perfect-play margin", show=False),
-            Table("perfect_play_nat", stats.nat_perfect_vs_bots(deals, selection),
+            Table("perfect_play_nat", nat,
                   "Nat rate under perfect play and with the bots, by trump suit",
                   ["trump_selection", "trump_suit", "play", *RATE_COLUMNS]),
         ]
+        if lost is not None:
+            text += LOST_POINTS_TEXT
+            tables.append(Table("perfect_play_lost", lost, "Margin each team's card play gave "
+                                "away against perfect play, per deal (se: standard error); "
+                                "share_nothing_lost: deals in which it gave nothing away"))
+    answers += extra_answers or []
     tables += extra_tables or []
     figures += extra_figures or []
     if duplicate is not None:
@@ -208,4 +220,43 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                             "pimc against heuristic in duplicate: the same deals replayed with "
                             "heuristic at the pimc seats; the team's score per deal, pimc run "
                             "minus replay, with its 95% interval"))
-    return Section("Against perfect play", text + extra_text, figures=figures, tables=tables)
+    return Section("Against perfect play", text + extra_text, figures=figures, tables=tables,
+                   headlines=answers)
+
+
+LOST_POINTS_TEXT = (
+    " Points left on the table are counted card by card along the line the bots played: the "
+    "solver values the position before and after each card, and a card that lowers its own "
+    "team's value under perfect play gave that much away. The two teams' losses account "
+    "exactly for the gap between the bots' margin and the perfect-play one. They are measured "
+    "against players who see every hand, so they include guesses that nobody at the table "
+    "could get right every time: read them as the room left against all-seeing play, not as "
+    "mistakes a good player would never make.")
+
+
+def perfect_play_answers(nat: pl.DataFrame, margins: pl.DataFrame, lost: pl.DataFrame | None,
+                         selection: str | None, burden: str) -> list[str]:
+    """The section's answers in plain words: nat under perfect play beside the bots', and the
+    points the bots' card play leaves on the table."""
+    every = nat.filter(pl.col("trump_suit") == "all")
+    rate = {row["play"]: row for row in every.iter_rows(named=True)}
+    perfect, bots = rate["perfect"], rate["bots"]
+    forced = " (trump forced on forehand)" if selection == "forced" else ""
+    out = [f"Under perfect play the {burden}{forced} goes nat in "
+           f"{fmt.rate_ci(perfect['rate'], perfect['lo'], perfect['hi'])} of "
+           f"{fmt.count(perfect['n'])} deals; with the bots in "
+           f"{fmt.rate_ci(bots['rate'], bots['lo'], bots['hi'])} (depends on the bots)."]
+    gap = margins.filter(pl.col("margin") == "bots - perfect").row(0, named=True)
+    if lost is None:
+        out.append(f"The bots' margin for the declaring team is {fmt.mean_se(gap['mean'], gap['se'], True)} "
+                   "points a deal from perfect play's (depends on the bots).")
+        return out
+    by_team = {row["team"]: row for row in lost.iter_rows(named=True)}
+    declaring, defending = by_team["declaring"], by_team["defending"]
+    side = "below" if gap["mean"] < 0 else "above"
+    out.append(f"The bots' card play leaves points on the table: the declaring team gives away "
+               f"{fmt.mean_se(declaring['mean'], declaring['se'])} points a deal against perfect "
+               f"play, the defenders {fmt.mean_se(defending['mean'], defending['se'])}; net, the "
+               f"declaring team ends {fmt.mean_se(abs(gap['mean']), gap['se'])} points a deal "
+               f"{side} its perfect-play margin (depends on the bots).")
+    return out

@@ -24,10 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 from simcards.errors import UserError
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
+from simcards.games.klaverjas import _solve_lines as SL
 from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
 
 
@@ -112,21 +114,45 @@ def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solut
     return solver.solve(state, values=values)
 
 
-def perfect_play_margins(game, deals) -> tuple[np.ndarray, np.ndarray]:
-    """(margin, positions searched) at the start of play of every row of a deals frame (its
-    hands, dealer, trump and declarer), under ``game``'s rules."""
-    hands = deals.select([f"hand_{s}" for s in range(4)]).to_numpy().astype(np.int64)
+def _deal_inputs(game, deals):
+    """(hands, dealers, trumps, declarers, end bonuses) of every row of a deals frame, as the
+    solver's drivers take them."""
+    hands = np.ascontiguousarray(deals.select([f"hand_{s}" for s in range(4)]).to_numpy().astype(np.int64))
     column = lambda name: deals[name].to_numpy().astype(np.int64)
     dealers, trumps, declarers = column("dealer"), column("trump"), column("declarer")
     end_bonus = np.zeros((deals.height, 4), dtype=np.int64)
     extra = getattr(game, "perfect_play_end_bonuses", None)
     if extra is not None:
         extra(hands, trumps, declarers, end_bonus)
+    return hands, dealers, trumps, declarers, end_bonus
+
+
+def perfect_play_margins(game, deals) -> tuple[np.ndarray, np.ndarray]:
+    """(margin, positions searched) at the start of play of every row of a deals frame (its
+    hands, dealer, trump and declarer), under ``game``'s rules."""
     margins = np.zeros(deals.height, dtype=np.int64)
     nodes = np.zeros(deals.height, dtype=np.int64)
-    SK.solve_deals(np.ascontiguousarray(hands), dealers, trumps, declarers, end_bonus,
-                   game.tables, margins, nodes)
+    SK.solve_deals(*_deal_inputs(game, deals), game.tables, margins, nodes)
     return margins, nodes
+
+
+def perfect_play_lines(game, deals, traces) -> tuple[np.ndarray, np.ndarray]:
+    """(margin at the start of play, lost [rows, 2]) of every row of a deals frame and its
+    ``traces`` (cards in play order): what the declaring team's and the other team's card play
+    gave away against perfect play from each position (_solve_lines.py)."""
+    margins = np.zeros(deals.height, dtype=np.int64)
+    lost = np.zeros((deals.height, 2), dtype=np.int64)
+    SL.solve_lines(*_deal_inputs(game, deals), np.ascontiguousarray(traces, dtype=np.int64),
+                   game.tables, margins, lost)
+    return margins, lost
+
+
+def lost_columns(deals, lost) -> list:
+    """The columns ``bot_margin``, ``dd_lost_declaring`` and ``dd_lost_defending`` of a deals
+    frame and its `perfect_play_lines` losses."""
+    return [pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16),
+            pl.Series("dd_lost_declaring", lost[:, 0], dtype=pl.Int16),
+            pl.Series("dd_lost_defending", lost[:, 1], dtype=pl.Int16)]
 
 
 def bot_margins(deals) -> np.ndarray:

@@ -285,6 +285,23 @@ def margin_gap_summary(lf: pl.LazyFrame) -> pl.DataFrame:
     return pl.concat(rows).collect()
 
 
+def has_lost_points(lf: pl.LazyFrame) -> bool:
+    """Do the deals carry the losses along the bots' line (runs made since they were added)?"""
+    return "dd_lost_declaring" in lf.collect_schema().names()
+
+
+def lost_points_summary(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Per team, the declaring one and the defending one: the margin its card play gave away
+    against perfect play from each position (``dd_lost_*``), a deal on average, and the share
+    of deals in which it gave nothing away."""
+    rows = []
+    for team, column in (("declaring", "dd_lost_declaring"), ("defending", "dd_lost_defending")):
+        lost = pl.col(column)
+        rows.append(lf.select(pl.lit(team).alias("team"), *mean_exprs(lost),
+                              (lost == 0).mean().alias("share_nothing_lost")))
+    return pl.concat(rows).collect()
+
+
 def nat_perfect_vs_bots(lf: pl.LazyFrame, selection: str) -> pl.DataFrame:
     """Nat rate under perfect play (``dd_nat``) beside the bots' (``nat``), over all deals and
     per trump suit, for the run's trump selection."""

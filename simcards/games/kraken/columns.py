@@ -125,4 +125,9 @@ DOUBLE_DUMMY_COLUMNS = (
     Column("dd_nat", pl.Boolean, "the team carrying the burden of the deal's bid is nat under perfect play"),
     Column("dd_kraak_wins", pl.Boolean, "a kraak by the defenders would be won under perfect play"),
     Column("bot_margin", pl.Int16, "the declaring team's margin as the bots played the deal"),
+    Column("dd_lost_declaring", pl.Int16, "margin the declaring team's card play gave away against "
+                                          "perfect play from each position (bot_margin = dd_margin "
+                                          "- dd_lost_declaring + dd_lost_defending)"),
+    Column("dd_lost_defending", pl.Int16, "margin the defending team's card play gave away against "
+                                          "perfect play from each position"),
 )

@@ -120,24 +120,25 @@ class KrakenGame(Game):
         return frames, traces.T
 
     def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
-        frames = self._simulate_matches(seed, start, n, kinds, params, False)[0]
-        if self.options["double_dummy"]:
-            frames["deals"] = self._with_perfect_play(frames["deals"])
+        double_dummy = bool(self.options["double_dummy"])  # the solver follows each deal's cards
+        frames, traces = self._simulate_matches(seed, start, n, kinds, params, double_dummy)
+        if double_dummy:
+            frames["deals"] = self._with_perfect_play(frames["deals"], traces)
         return frames
 
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench
 
-        return bench(self, deals=20 if quick else 60, pimc_deals=1)
+        return bench(self, deals=20 if quick else 60, pimc_deals=1 if quick else 2)
 
-    def _with_perfect_play(self, deals: pl.DataFrame) -> pl.DataFrame:
-        """The double-dummy columns (columns.py) added to a deals frame. The nat decision of
-        perfect play is on raw card points (with nat_points = "multiplied" and a bid it can
-        differ from the one the score uses)."""
-        from simcards.games.klaverjas.solve import bot_margins, perfect_play_margins
+    def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards in
+        play order. The nat decision of perfect play is on raw card points (with nat_points =
+        "multiplied" and a bid it can differ from the one the score uses)."""
+        from simcards.games.klaverjas.solve import lost_columns, perfect_play_lines
 
-        margins, _ = perfect_play_margins(self, deals)
+        margins, lost = perfect_play_lines(self, deals, traces)
         playing = deals["declarer"].to_numpy().astype(np.int64) & 1
         if "burden_team" in deals.columns:
             burden = deals["burden_team"].to_numpy().astype(np.int64)
@@ -150,7 +151,7 @@ class KrakenGame(Game):
         return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
                                   pl.Series("dd_nat", nat, dtype=pl.Boolean),
                                   pl.Series("dd_kraak_wins", kraak_wins, dtype=pl.Boolean),
-                                  pl.Series("bot_margin", bot_margins(deals), dtype=pl.Int16))
+                                  *lost_columns(deals, lost))
 
     def perfect_play_end_bonuses(self, hands, trumps, declarers, out) -> None:
         """`perfect_play_end_bonus` of many deals into ``out`` [deals, 4]."""

@@ -14,7 +14,7 @@ import polars as pl
 
 from simcards.games.kraken import stats as stats
 from simcards.dataset import DatasetError
-from simcards.present import charts, seats
+from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
 from simcards.present.summary import summary_lines
 
@@ -263,8 +263,10 @@ def _perfect_play(game, run, deals, out_dir: Path):
              f"the perfect-play rate passes 1/2 is the {kraak} threshold of a strong player "
              f"(both sides playing perfectly from the bidding on); the bots' {kraak} "
              f"threshold is {shown}.")
+    answers = [kraak_threshold_answer(half, kraak, shown)]
     return perfect_play_section(
-        game, run, deals, out_dir, extra_text=extra,
+        game, run, deals, out_dir, extra_text=extra, extra_answers=answers,
+        burden="team that must score more",
         extra_tables=[Table("kraak_half_success", half, f"Estimate where a {kraak} is won half "
                             "the time, under perfect play and with the bots' play"),
                       Table("kraak_perfect_by_estimate", table, f"{kraak} success by estimate",
@@ -273,3 +275,12 @@ def _perfect_play(game, run, deals, out_dir: Path):
                               "decider's estimate, under perfect play and with the bots (bands: "
                               "95% Wilson intervals; bins of fewer than 30 decisions left out).")])
 
+
+def kraak_threshold_answer(half: pl.DataFrame, kraak: str, thresholds: str) -> str:
+    """The kraak threshold of a strong player in plain words, from `stats.kraak_half_success`."""
+    at = {row["play"]: row["half_success_estimate"] for row in half.iter_rows(named=True)}
+    perfect, bots = at.get("perfect", float("nan")), at.get("bots", float("nan"))
+    said = lambda x: f"an estimate of {fmt.number(x, 3)}" if x == x else "no estimate seen"
+    return (f"A {kraak} is won half the time under perfect play from {said(perfect)}: the "
+            f"threshold of a strong player. With the bots' play that takes {said(bots)}; the "
+            f"bots' {kraak} threshold is {thresholds} (depends on the bots).")

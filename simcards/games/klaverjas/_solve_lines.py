@@ -1,0 +1,81 @@
+"""Perfect play along the line the bots played: who gave away what.
+
+Before the first card the double-dummy value of a deal is its perfect-play margin; after the
+last it is the margin the bots reached. Each card in between moves the value (never in the
+player's favour: perfect play from that position would have kept it): the declaring party's
+cards can only lower it, the other party's only raise it. Summing those steps per party says
+how many points each party's card play left on the table, and the two sums account exactly for
+the gap between the bots' margin and the perfect-play one.
+
+Each position after a card is solved afresh with the search of _solve_kernels.py, the table of
+the deal's first solve kept (the hands do not change along the line, so its entries stay
+valid) and the value before the card as the guess: the whole line costs about a fifth of the
+first solve. A card that was the seat's only legal one moves nothing and is not solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcards._jit import driver
+from simcards.cards import popcount
+from simcards.games._state import S_PARTY, S_TO_MOVE
+from simcards.games.klaverjas._kernels import STATE_SIZE, apply_card, legal_mask, new_state
+from simcards.games.klaverjas._solve_kernels import (
+    ALL_CARDS,
+    CTX_SIZE,
+    F_WIDTH,
+    MAX_DEPTH,
+    TT_BITS,
+    TT_WIDTH,
+    X_END,
+    begin_solve,
+    init_context,
+    mtdf_search,
+    played_margin,
+    set_pit_bonus,
+)
+
+
+@driver
+def solve_lines(hands, dealers, trumps, declarers, end_bonus, traces, T, margins, lost):
+    """Deal ``k`` as in `solve_deals` (hands, dealer, trump, declarer, ``end_bonus[k]``) and
+    ``traces[k]``, its cards in play order (-1 after the last): the perfect-play margin at the
+    start of play into ``margins[k]``; into ``lost[k, 0]`` the margin the declaring party's cards
+    gave away (at each of its cards, the value before the card minus the value after it), into
+    ``lost[k, 1]`` what the other party's cards gave away (the value after minus before). The
+    bots' margin is ``margins[k] - lost[k, 0] + lost[k, 1]``."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    init_context(ctx, TT_BITS)
+    tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
+    frames = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    for k in range(hands.shape[0]):
+        new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
+        set_pit_bonus(ctx, T)
+        for took in range(4):
+            ctx[X_END + took] += end_bonus[k, took]
+        begin_solve(ctx, tt)
+        value = played_margin(st, T, ctx) + mtdf_search(st, T, ctx, tt, scratch, frames, 0, ALL_CARDS)
+        margins[k] = value
+        lost[k, 0] = 0
+        lost[k, 1] = 0
+        for i in range(traces.shape[1]):
+            card = traces[k, i]
+            if card < 0:
+                break
+            seat = st[S_TO_MOVE] & 3
+            declaring = (st[S_PARTY] >> seat) & 1
+            forced = popcount(legal_mask(st, T)) == 1
+            if apply_card(st, card, T):
+                break  # the last card: every card of the last trick is forced
+            if forced:
+                continue
+            base = played_margin(st, T, ctx)
+            after = base + mtdf_search(st, T, ctx, tt, scratch, frames, value - base, ALL_CARDS)
+            if declaring:
+                lost[k, 0] += value - after
+            else:
+                lost[k, 1] += after - value
+            value = after
