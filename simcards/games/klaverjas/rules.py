@@ -65,7 +65,8 @@ OPTIONS = (
            item_choices=RANKS),
     Option("deals_per_match", 16, "deals in a match", minimum=1, maximum=1024),
     Option("double_dummy", False, "analysis: add each deal's perfect-play columns (dd_margin, "
-           "dd_nat, bot_margin) from the double-dummy solver; slow (milliseconds a deal)"),
+           "dd_nat, bot_margin, dd_lost_declaring, dd_lost_defending) from the double-dummy "
+           "solver; slow (tens of milliseconds a deal)"),
 )
 
 # slots of the "rules" block

@@ -99,7 +99,8 @@ def _common_options(suit_order: tuple, four_beats_run: bool, needs_trick: bool,
         Option("defenders_pit", True, "the defending team also gets the pit bonus"),
         Option("nat_on_tie", True, "a tie makes the team that must score more nat"),
         Option("double_dummy", False, "analysis: add each deal's perfect-play columns (dd_margin, "
-               "dd_nat, dd_kraak_wins, bot_margin) from the double-dummy solver; slow (milliseconds a deal)"),
+               "dd_nat, dd_kraak_wins, bot_margin, dd_lost_declaring, dd_lost_defending) from the "
+               "double-dummy solver; slow (tens of milliseconds a deal)"),
     )
 
 
