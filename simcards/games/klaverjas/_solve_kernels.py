@@ -79,6 +79,7 @@ from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
     PLAIN_POINTS,
     STUK_VALUE,
+    PLAIN_POWER as PLAIN_POWER_BY_RANK,
     TRUMP_POWER as TRUMP_POWER_BY_RANK,
     R_DEFENDERS_PIT,
     T_STUK,
@@ -526,6 +527,16 @@ def _enter(st, T, ctx, tt, F, at, only):
             if e >= 0:
                 lower = tt[e + 2]
                 upper = tt[e + 3]
+                tt_move = tt[e + 4] & 63
+                tt_move = -1 if tt_move == 63 else tt_move
+                stored = tt[e + 4] >> 6
+                if stored != remaining:  # the entry of a position of the same shape
+                    trump = st[S_TRUMP] & 3
+                    shift = _point_shift(trump, stored, remaining) * ctx[X_WEIGHT]
+                    lower -= shift
+                    upper += shift
+                    if tt_move >= 0:
+                        tt_move = _mapped_card(trump, stored, remaining, tt_move)
                 if lower >= beta:
                     return True, lower
                 if upper <= alpha:
@@ -534,7 +545,6 @@ def _enter(st, T, ctx, tt, F, at, only):
                     return True, lower
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
-                tt_move = tt[e + 4]
         low, high = _future_bound(st, T, ctx, remaining, took)
         if high <= alpha:
             return True, high
@@ -570,47 +580,150 @@ def _enter(st, T, ctx, tt, F, at, only):
     return False, 0
 
 
+def _power_order_tables() -> tuple[np.ndarray, np.ndarray]:
+    """[kind, i]: the rank of a suit's i-th strongest card (kind 0 a plain suit, 1 the trumps);
+    [kind, byte]: the card points of the cards of an 8-bit rank mask, strongest first, 5 bits
+    each (the points of matched cards in `_point_shift`)."""
+    order = np.array([np.argsort(-PLAIN_POWER_BY_RANK), np.argsort(-TRUMP_POWER_BY_RANK)],
+                     dtype=np.int64)
+    packed = np.zeros((2, 256), dtype=np.int64)
+    for kind, points in enumerate((PLAIN_POINTS, TRUMP_POINTS)):
+        for byte in range(256):
+            ranks = [r for r in order[kind] if byte >> r & 1]
+            packed[kind, byte] = sum(int(points[r]) << (5 * i) for i, r in enumerate(ranks))
+    return order, packed
+
+
+POWER_ORDER, POINTS_IN_ORDER = _power_order_tables()
+RELATIVE_MAX_CARDS = 28  # holder codes of 28 cards (2 bits each) and 4 flags fill the second word
+
+
+@kernel
+def _run_possible(st, byte, base):
+    """Can the remaining cards ``byte`` of the suit at bit ``base`` still make a run? Three
+    ranks next to each other must remain, no hand holding two of them (a trick takes one card
+    of each hand): the windows `_suit_run_bound` counts, by bit arithmetic."""
+    full = byte & (byte >> 1) & (byte >> 2)
+    clash = np.int64(0)
+    for seat in range(4):
+        mine = (st[S_HAND + seat] >> base) & 0xFF
+        pairs = mine & (mine >> 1)
+        clash |= pairs | (pairs >> 1) | (mine & (mine >> 2))
+    return full & ~clash & 0x3F != 0
+
+
+@kernel
+def _four_or_stuk_possible(st, T, remaining, trump):
+    """(four, stuk): can a four of a kind (of a rank that counts) still fall in one trick, and
+    the trump king and queen? Their cards must remain in different hands."""
+    common = np.int64(0xFF)
+    for suit in range(4):
+        common &= (remaining >> (8 * suit)) & 0xFF
+    four = False
+    while common:
+        rank = lowest_bit_index(common)
+        common &= common - 1
+        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, np.int64(0x01010101) << rank):
+            four = True
+    stuk_cards = T[T_STUK + trump]
+    stuk = remaining & stuk_cards == stuk_cards and _one_each(st, stuk_cards)
+    return four, stuk
+
+
 @kernel
 def _table_key(st, T, ctx, remaining, leader, took):
-    """The two key words of a trick-boundary position. Within one solve every card's holder is
-    fixed, so the remaining cards, the leader and ``took`` say it all; the first word holds
-    them and the generation stamp. Cards without points are merged further: they are the
-    weakest of their suit, so when none of a suit's can take part in roem any more
-    (`_roem_free`), only how many remain and who holds them in power order matters, not which
-    ranks they are. Such a suit shows its lowest ranks in the first word, and its holders
-    (2 bits each, weakest first) with a flag bit in the second (7 bits a suit)."""
+    """The two key words of a trick-boundary position, keyed by *relative rank* where that is
+    safe (quasi-symmetry). Within one solve every card's holder is fixed. A suit none of whose
+    cards can take part in roem any more (every suit when table roem is off) is keyed by who
+    holds its cards in power order, not by which ranks they are: two positions that differ only
+    there play alike (same legal cards, same trick winners, no roem from that suit) and their
+    values differ by at most the points of the matched cards (`_point_shift`), which the table
+    adds to the bounds it hands out. Such a suit shows its card count as its lowest ranks in the
+    first word, its holders (2 bits each, strongest first) in the second, and its flag in the
+    second word's top bits; other suits show their exact ranks. The first word also holds the
+    leader, ``took`` and the generation stamp."""
     trump = st[S_TRUMP] & 3
     key = remaining
     key2 = np.int64(0)
     roem = ctx[X_ROEM] != 0
-    for suit in range(4):
-        zero_ranks = np.int64(0b011) if suit == trump else np.int64(0b111)
-        base = 8 * suit
-        zeros = (remaining >> base) & zero_ranks
-        if zeros == 0:
-            continue
-        code = np.int64(0)
-        count = 0
-        free = True
-        for rank in range(3):
-            if (zeros >> rank) & 1:
-                card = base + rank
-                bit = np.int64(1) << card
-                holder = 0
-                for seat in range(4):
-                    if st[S_HAND + seat] & bit:
-                        holder = seat
-                if roem and not _roem_free(card, remaining & ~st[S_HAND + holder], T):
-                    free = False
-                    break
-                code |= np.int64(holder) << (2 * count)
-                count += 1
-        if not free:
-            continue
-        key = (key & ~(zero_ranks << base)) | (((np.int64(1) << count) - 1) << base)
-        key2 |= (code | 64) << (7 * suit)
+    four = False
+    stuk = False
+    if roem:
+        four, stuk = _four_or_stuk_possible(st, T, remaining, trump)
+    if popcount(remaining) <= RELATIVE_MAX_CARDS and not four:  # a four takes every suit
+        offset = 0
+        for suit in range(4):
+            base = 8 * suit
+            byte = (remaining >> base) & 0xFF
+            if byte == 0:
+                continue
+            if roem and ((stuk and suit == trump) or _run_possible(st, byte, base)):
+                continue
+            # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
+            low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & 0xFF
+            high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & 0xFF
+            kind = 1 if suit == trump else 0
+            count = 0
+            for i in range(8):
+                rank = POWER_ORDER[kind, i]
+                if (byte >> rank) & 1:
+                    holder = ((low_bits >> rank) & 1) | (((high_bits >> rank) & 1) << 1)
+                    key2 |= holder << (offset + 2 * count)
+                    count += 1
+            offset += 2 * count
+            key = (key & ~(np.int64(0xFF) << base)) | (((np.int64(1) << count) - 1) << base)
+            key2 |= np.int64(1) << (60 + suit)
     key |= (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
     return key, key2
+
+
+@kernel
+def _point_shift(trump, stored, remaining):
+    """Most the future margin (in card points) can differ between two positions of one table
+    key, one with the cards ``stored``, the other ``remaining``: a suit keyed by relative rank
+    maps its i-th strongest card onto the other's i-th strongest, and every line of play maps
+    onto one with the same trick winners, so each card's points go to the same party: the
+    margins differ by at most the sum of the point differences of matched cards."""
+    shift = 0
+    for suit in range(4):
+        a = (stored >> (8 * suit)) & 0xFF
+        b = (remaining >> (8 * suit)) & 0xFF
+        if a == b:
+            continue
+        kind = 1 if suit == trump else 0
+        pa = POINTS_IN_ORDER[kind, a]
+        pb = POINTS_IN_ORDER[kind, b]
+        while pa | pb:
+            shift += abs((pa & 31) - (pb & 31))
+            pa >>= 5
+            pb >>= 5
+    return shift
+
+
+@kernel
+def _mapped_card(trump, stored, remaining, card):
+    """The card of ``remaining`` that ``card`` (of ``stored``) maps onto: the same suit, the
+    same place in power order."""
+    suit = card >> 3
+    base = 8 * suit
+    a = (stored >> base) & 0xFF
+    b = (remaining >> base) & 0xFF
+    if a == b:
+        return card
+    kind = 1 if suit == trump else 0
+    place = 0
+    for i in range(8):
+        rank = POWER_ORDER[kind, i]
+        if rank == (card & 7):
+            break
+        place += (a >> rank) & 1
+    for i in range(8):
+        rank = POWER_ORDER[kind, i]
+        if (b >> rank) & 1:
+            if place == 0:
+                return base + rank
+            place -= 1
+    return -1
 
 
 @kernel
@@ -634,7 +747,7 @@ def _find(tt, slot, key, key2):
 
 
 @kernel
-def _finish(tt, F, at):
+def _finish(st, tt, F, at):
     """Store the settled value of the frame at ``at`` in the table; returns it."""
     value = F[at + F_VALUE]
     slot = F[at + F_SLOT]
@@ -642,6 +755,11 @@ def _finish(tt, F, at):
         key = F[at + F_KEY]
         key2 = F[at + F_KEY2]
         e = _find(tt, slot, key, key2)
+        remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
+        if e >= 0 and (tt[e + 4] >> 6) != remaining:
+            # the entry holds a position of the same shape but other cards: start afresh
+            tt[e + 2] = -INF
+            tt[e + 3] = INF
         if e < 0:
             # replace the depth-preferred entry when it is stale (an older solve) or holds no more
             # cards than this one; else the always-replace one
@@ -661,7 +779,7 @@ def _finish(tt, F, at):
         else:
             tt[e + 2] = value
             tt[e + 3] = value
-        tt[e + 4] = F[at + F_BEST_CARD]
+        tt[e + 4] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)  # best lead and the cards
     return value
 
 
@@ -713,7 +831,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
             card = candidate
             break
         if card < 0:  # every card tried, or a cut-off: this frame is settled
-            result = _finish(tt, F, at)
+            result = _finish(st, tt, F, at)
             if depth == 0:
                 return result
             depth -= 1
