@@ -20,14 +20,15 @@ Techniques:
   the first at a guess, then steps doubling away from it until the value is bracketed, then
   bisection; each fail-soft answer moves a bound past b (plain MTD(f), one point at a time,
   took tens of tests on a margin of hundreds of points);
-- a transposition table at trick boundaries keyed by the remaining cards, the leader and
-  ``took`` (within one solve every remaining card's holder is fixed, so the remaining cards
-  say who holds what); entries carry a lower and an upper bound and the best lead, and a
-  generation stamp, so a new solve needs no clearing; buckets of two entries, one kept for the
-  position with more cards, one always replaced. Cards without points are the weakest of their
-  suit: when none of a suit's can still take part in roem, the key holds only how many remain
-  and who holds them (`_table_key`), so positions that differ in which of them fell share one
-  entry;
+- a transposition table at trick boundaries, keyed by *relative rank* (quasi-symmetry, as in
+  Kupferschmid and Helmert's Skat solver; `_table_key`): within one solve every card's holder
+  is fixed, so the key holds the leader, ``took``, the exact ranks of the cards that can still
+  take part in roem, and per suit only who holds its cards in power order. Positions of one key
+  play alike (same legal cards, trick winners and roem) and their values differ by at most the
+  points of the matched cards (`_point_shift`): an entry stored for other cards hands out its
+  bounds widened by that much. Entries carry a lower and an upper bound, the best lead, the
+  cards they were stored for and a generation stamp, so a new solve needs no clearing; buckets
+  of two entries, one kept for the position with more cards, one always replaced;
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
   last-trick 10 and all roem still possible (runs only from cards in different hands, the best
   set of disjoint runs per suit), except what the other party surely wins: the top trumps one
@@ -108,7 +109,7 @@ CTX_SIZE = X_TRUMP_POINTS + 256
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
-TT_WIDTH = 5  # key (two words), lower bound, upper bound, best lead
+TT_WIDTH = 6  # key (three words), lower bound, upper bound, best lead and the cards
 ALL_CARDS = np.int64(-1)
 
 
@@ -444,9 +445,9 @@ def _last_trick(st, T, ctx, leader, took):
 # cache cannot hold a recursive function, so the search keeps its own stack)
 (F_LEADER, F_N, F_LED, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_TOOK, F_ALPHA, F_BETA,
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_HAND, F_SEAT, F_MAX, F_TRIED,
- F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = range(26)
-F_MOVES = 26  # 8 slots: the cards to try, in order
-F_WIDTH = 34
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2, F_KEY3) = range(27)
+F_MOVES = 27  # 8 slots: the cards to try, in order
+F_WIDTH = 35
 MAX_DEPTH = 33
 
 
@@ -514,6 +515,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     slot = -1
     key = np.int64(0)
     key2 = np.int64(0)
+    key3 = np.int64(0)
     tt_move = -1
     if n == 0:
         if remaining == 0:
@@ -521,15 +523,15 @@ def _enter(st, T, ctx, tt, F, at, only):
         if popcount(st[S_HAND + seat]) == 1:
             return True, _last_trick(st, T, ctx, leader, took)
         if only == ALL_CARDS:  # the table first: most probes hit, and the bound costs more
-            key, key2 = _table_key(st, T, ctx, remaining, leader, took)
-            slot = _bucket(key, key2, ctx[X_TT_BITS])
-            e = _find(tt, slot, key, key2)
+            key, key2, key3 = _table_key(st, T, ctx, remaining, leader, took)
+            slot = _bucket(key, key2, key3, ctx[X_TT_BITS])
+            e = _find(tt, slot, key, key2, key3)
             if e >= 0:
-                lower = tt[e + 2]
-                upper = tt[e + 3]
-                tt_move = tt[e + 4] & 63
+                lower = tt[e + 3]
+                upper = tt[e + 4]
+                tt_move = tt[e + 5] & 63
                 tt_move = -1 if tt_move == 63 else tt_move
-                stored = tt[e + 4] >> 6
+                stored = tt[e + 5] >> 6
                 if stored != remaining:  # the entry of a position of the same shape
                     trump = st[S_TRUMP] & 3
                     shift = _point_shift(trump, stored, remaining) * ctx[X_WEIGHT]
@@ -567,6 +569,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     F[at + F_SLOT] = slot
     F[at + F_KEY] = key
     F[at + F_KEY2] = key2
+    F[at + F_KEY3] = key3
     F[at + F_SEAT] = seat
     F[at + F_HAND] = hand
     F[at + F_MAX] = maximizing
@@ -583,98 +586,105 @@ def _enter(st, T, ctx, tt, F, at, only):
 def _power_order_tables() -> tuple[np.ndarray, np.ndarray]:
     """[kind, i]: the rank of a suit's i-th strongest card (kind 0 a plain suit, 1 the trumps);
     [kind, byte]: the card points of the cards of an 8-bit rank mask, strongest first, 5 bits
-    each (the points of matched cards in `_point_shift`)."""
+    each (the points of matched cards in `_point_shift`); [kind, byte]: the mask in power
+    order."""
     order = np.array([np.argsort(-PLAIN_POWER_BY_RANK), np.argsort(-TRUMP_POWER_BY_RANK)],
                      dtype=np.int64)
     packed = np.zeros((2, 256), dtype=np.int64)
+    in_order = np.zeros((2, 256), dtype=np.int64)
     for kind, points in enumerate((PLAIN_POINTS, TRUMP_POINTS)):
         for byte in range(256):
             ranks = [r for r in order[kind] if byte >> r & 1]
             packed[kind, byte] = sum(int(points[r]) << (5 * i) for i, r in enumerate(ranks))
-    return order, packed
+            in_order[kind, byte] = sum(1 << i for i, r in enumerate(order[kind]) if byte >> r & 1)
+    return order, packed, in_order
 
 
-POWER_ORDER, POINTS_IN_ORDER = _power_order_tables()
-RELATIVE_MAX_CARDS = 28  # holder codes of 28 cards (2 bits each) and 4 flags fill the second word
-
-
-@kernel
-def _run_possible(st, byte, base):
-    """Can the remaining cards ``byte`` of the suit at bit ``base`` still make a run? Three
-    ranks next to each other must remain, no hand holding two of them (a trick takes one card
-    of each hand): the windows `_suit_run_bound` counts, by bit arithmetic."""
-    full = byte & (byte >> 1) & (byte >> 2)
-    clash = np.int64(0)
-    for seat in range(4):
-        mine = (st[S_HAND + seat] >> base) & 0xFF
-        pairs = mine & (mine >> 1)
-        clash |= pairs | (pairs >> 1) | (mine & (mine >> 2))
-    return full & ~clash & 0x3F != 0
+# POWER_BITS[kind, byte]: the rank mask ``byte`` with bit i for the suit's i-th strongest rank
+POWER_ORDER, POINTS_IN_ORDER, POWER_BITS = _power_order_tables()
 
 
 @kernel
-def _four_or_stuk_possible(st, T, remaining, trump):
-    """(four, stuk): can a four of a kind (of a rank that counts) still fall in one trick, and
-    the trump king and queen? Their cards must remain in different hands."""
+def _roem_cards(st, T, remaining, trump):
+    """The remaining cards that can still take part in table roem: those of three ranks next to
+    each other in one suit that all remain with no hand holding two of them (a trick takes one
+    card of each hand, so only such a window can make a run, and a longer run holds one), the
+    four cards of a rank that counts as four of a kind when they lie in four hands, and the
+    trump king and queen when they lie in two."""
+    cards = np.int64(0)
+    for suit in range(4):
+        base = 8 * suit
+        byte = (remaining >> base) & 0xFF
+        full = byte & (byte >> 1) & (byte >> 2)
+        if full == 0:
+            continue
+        clash = np.int64(0)
+        for seat in range(4):
+            mine = (st[S_HAND + seat] >> base) & 0xFF
+            pairs = mine & (mine >> 1)
+            clash |= pairs | (pairs >> 1) | (mine & (mine >> 2))
+        windows = full & ~clash & 0x3F
+        cards |= (windows | (windows << 1) | (windows << 2)) << base
     common = np.int64(0xFF)
     for suit in range(4):
         common &= (remaining >> (8 * suit)) & 0xFF
-    four = False
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
-        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, np.int64(0x01010101) << rank):
-            four = True
-    stuk_cards = T[T_STUK + trump]
-    stuk = remaining & stuk_cards == stuk_cards and _one_each(st, stuk_cards)
-    return four, stuk
+        four = np.int64(0x01010101) << rank
+        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, four):
+            cards |= four
+    stuk = T[T_STUK + trump]
+    if remaining & stuk == stuk and _one_each(st, stuk):
+        cards |= stuk
+    return cards
 
 
 @kernel
 def _table_key(st, T, ctx, remaining, leader, took):
-    """The two key words of a trick-boundary position, keyed by *relative rank* where that is
-    safe (quasi-symmetry). Within one solve every card's holder is fixed. A suit none of whose
-    cards can take part in roem any more (every suit when table roem is off) is keyed by who
-    holds its cards in power order, not by which ranks they are: two positions that differ only
-    there play alike (same legal cards, same trick winners, no roem from that suit) and their
-    values differ by at most the points of the matched cards (`_point_shift`), which the table
-    adds to the bounds it hands out. Such a suit shows its card count as its lowest ranks in the
-    first word, its holders (2 bits each, strongest first) in the second, and its flag in the
-    second word's top bits; other suits show their exact ranks. The first word also holds the
-    leader, ``took`` and the generation stamp."""
+    """The three key words of a trick-boundary position, keyed by *relative rank*
+    (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
+    take part in roem (`_roem_cards`; none without table roem) are keyed by their exact ranks
+    (first word); of the others only the place in power order counts: per suit the key holds,
+    strongest first, each card's holder and whether it is one of the roem cards (3 bits a card,
+    and the count; suits 0 and 1 in the second word, 2 and 3 in the third). Two positions of
+    one key play alike: the i-th strongest card of a suit maps onto the other's i-th strongest,
+    every line onto one with the same legal cards and trick winners, and the same roem (only
+    roem cards, the same in both, can score it); their values differ by at most the points of
+    the matched cards (`_point_shift`), which the table adds to the bounds it hands out. The
+    first word also holds the leader, ``took`` and the generation stamp."""
     trump = st[S_TRUMP] & 3
-    key = remaining
+    fixed = _roem_cards(st, T, remaining, trump) if ctx[X_ROEM] != 0 else np.int64(0)
+    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
     key2 = np.int64(0)
-    roem = ctx[X_ROEM] != 0
-    four = False
-    stuk = False
-    if roem:
-        four, stuk = _four_or_stuk_possible(st, T, remaining, trump)
-    if popcount(remaining) <= RELATIVE_MAX_CARDS and not four:  # a four takes every suit
-        offset = 0
-        for suit in range(4):
-            base = 8 * suit
-            byte = (remaining >> base) & 0xFF
-            if byte == 0:
-                continue
-            if roem and ((stuk and suit == trump) or _run_possible(st, byte, base)):
-                continue
-            # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
-            low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & 0xFF
-            high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & 0xFF
-            kind = 1 if suit == trump else 0
-            count = 0
-            for i in range(8):
-                rank = POWER_ORDER[kind, i]
-                if (byte >> rank) & 1:
-                    holder = ((low_bits >> rank) & 1) | (((high_bits >> rank) & 1) << 1)
-                    key2 |= holder << (offset + 2 * count)
-                    count += 1
-            offset += 2 * count
-            key = (key & ~(np.int64(0xFF) << base)) | (((np.int64(1) << count) - 1) << base)
-            key2 |= np.int64(1) << (60 + suit)
-    key |= (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
-    return key, key2
+    key3 = np.int64(0)
+    for suit in range(4):
+        base = 8 * suit
+        byte = (remaining >> base) & 0xFF
+        if byte == 0:
+            continue
+        # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
+        low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & 0xFF
+        high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & 0xFF
+        kind = 1 if suit == trump else 0
+        present = POWER_BITS[kind, byte]
+        low_bits = POWER_BITS[kind, low_bits & byte]
+        high_bits = POWER_BITS[kind, high_bits & byte]
+        roem_bits = POWER_BITS[kind, (fixed >> base) & 0xFF]
+        code = np.int64(0)
+        count = 0
+        while present:
+            i = lowest_bit_index(present)
+            present &= present - 1
+            card = ((low_bits >> i) & 1) | (((high_bits >> i) & 1) << 1) | (((roem_bits >> i) & 1) << 2)
+            code |= card << (3 * count)
+            count += 1
+        field = code | (np.int64(count) << 24)
+        if suit < 2:
+            key2 |= field << (28 * suit)
+        else:
+            key3 |= field << (28 * (suit - 2))
+    return key, key2, key3
 
 
 @kernel
@@ -727,21 +737,22 @@ def _mapped_card(trump, stored, remaining, card):
 
 
 @kernel
-def _bucket(key, key2, bits):
+def _bucket(key, key2, key3, bits):
     """The table bucket of a key: two entries (a depth-preferred one, then an always-replace
     one), so the big subtrees near the root are not pushed out by the many small ones."""
-    mixed = (key ^ (key2 * np.int64(0x27D4EB2F165667C5))) * np.int64(-7046029254386353131)
+    mixed = ((key ^ (key2 * np.int64(0x27D4EB2F165667C5)) ^ (key3 * np.int64(0x165667B19E3779F9)))
+             * np.int64(-7046029254386353131))
     return (mixed >> (65 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
 
 
 @kernel
-def _find(tt, slot, key, key2):
-    """Offset of the entry of (``key``, ``key2``) in bucket ``slot``, or -1."""
+def _find(tt, slot, key, key2, key3):
+    """Offset of the entry of (``key``, ``key2``, ``key3``) in bucket ``slot``, or -1."""
     e = 2 * slot * TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
         return e
     e += TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
         return e
     return -1
 
@@ -754,32 +765,33 @@ def _finish(st, tt, F, at):
     if slot >= 0:
         key = F[at + F_KEY]
         key2 = F[at + F_KEY2]
-        e = _find(tt, slot, key, key2)
+        key3 = F[at + F_KEY3]
+        e = _find(tt, slot, key, key2, key3)
         remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
-        if e >= 0 and (tt[e + 4] >> 6) != remaining:
-            # the entry holds a position of the same shape but other cards: start afresh
-            tt[e + 2] = -INF
-            tt[e + 3] = INF
+        if e >= 0 and (tt[e + 5] >> 6) != remaining:
+            # the entry holds a position of the same key but other cards: start afresh
+            tt[e + 3] = -INF
+            tt[e + 4] = INF
         if e < 0:
             # replace the depth-preferred entry when it is stale (an older solve) or holds no more
             # cards than this one; else the always-replace one
             e = 2 * slot * TT_WIDTH
-            old = tt[e]
-            if ((old >> 36) == (key >> 36)
-                    and popcount(old & 0xFFFFFFFF) > popcount(key & 0xFFFFFFFF)):
+            if ((tt[e] >> 36) == (key >> 36)
+                    and popcount(tt[e + 5] >> 6) > popcount(remaining)):
                 e += TT_WIDTH
             tt[e] = key
             tt[e + 1] = key2
-            tt[e + 2] = -INF
-            tt[e + 3] = INF
+            tt[e + 2] = key3
+            tt[e + 3] = -INF
+            tt[e + 4] = INF
         if value <= F[at + F_ALPHA0]:
-            tt[e + 3] = min(tt[e + 3], value)
+            tt[e + 4] = min(tt[e + 4], value)
         elif value >= F[at + F_BETA0]:
-            tt[e + 2] = max(tt[e + 2], value)
+            tt[e + 3] = max(tt[e + 3], value)
         else:
-            tt[e + 2] = value
             tt[e + 3] = value
-        tt[e + 4] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)  # best lead and the cards
+            tt[e + 4] = value
+        tt[e + 5] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)  # best lead and the cards
     return value
 
 
