@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, kernel
-from simcards.cards import lowest_bit_index, popcount
+from simcards.cards import highest_bit_index, lowest_bit_index, popcount
 from simcards.games._state import (
     S_HAND,
     S_N_PLAYED,
@@ -105,7 +105,8 @@ X_TT_BITS = 7  # log2 of the number of table entries
 X_ROEM = 8  # 1 when table roem counts
 X_PLAIN_POINTS = 16  # 256 slots: card points of a plain suit's 8-bit rank mask
 X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
-CTX_SIZE = X_TRUMP_POINTS + 256
+X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
+CTX_SIZE = X_ORDER + 128
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
@@ -165,22 +166,47 @@ def _power(T, trump, card):
 
 
 @kernel
-def _points_first(mask, trump, T, highest):
-    """The card of ``mask`` with the most (``highest``) or fewest card points; ties go to the
-    stronger card when highest, the weaker otherwise."""
-    pick = -1
-    pick_key = 0
-    rest = mask
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
+def _set_order(ctx, T, trump):
+    """The move-ordering tables of ``trump``: every card's place in the order "most card points
+    first (ties: the stronger card, then the lower id)" (slots 0..31, the card of each place in
+    32..63; the first card to try holds the highest place) and in "fewest points first (ties:
+    the weaker card, then the lower id)" (64..95 and 96..127; the first holds the lowest). A
+    move list is then one bit per card to pick from, highest or lowest first."""
+    for card in range(32):
         key = card_points(T, trump, card) * 16 + _power(T, trump, card)
-        if not highest:
-            key = -key
-        if pick < 0 or key > pick_key:
-            pick = card
-            pick_key = key
-    return pick
+        high = 0
+        low = 0
+        for other in range(32):
+            other_key = card_points(T, trump, other) * 16 + _power(T, trump, other)
+            if other_key < key or (other_key == key and other > card):
+                high += 1
+            if other_key < key or (other_key == key and other < card):
+                low += 1
+        ctx[X_ORDER + card] = high
+        ctx[X_ORDER + 32 + high] = card
+        ctx[X_ORDER + 64 + card] = low
+        ctx[X_ORDER + 96 + low] = card
+
+
+@kernel
+def _append_ordered(F, at, k, cards, ctx, highest):
+    """Append ``cards`` to the move list of the frame at ``at`` (``k`` moves there already), most
+    points first when ``highest``, else fewest first (`_set_order`); returns the new length."""
+    table = X_ORDER if highest else X_ORDER + 64
+    places = np.int64(0)
+    rest = cards
+    while rest:
+        places |= np.int64(1) << ctx[table + lowest_bit_index(rest)]
+        rest &= rest - 1
+    while places:
+        if highest:
+            place = highest_bit_index(places)
+        else:
+            place = lowest_bit_index(places)
+        places &= ~(np.int64(1) << place)
+        F[at + F_MOVES + k] = ctx[table + 32 + place]
+        k += 1
+    return k
 
 
 @kernel
@@ -456,7 +482,7 @@ def new_frames() -> np.ndarray:
 
 
 @kernel
-def _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader, party, maximizing):
+def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, party, maximizing):
     """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
     table's move, then (leading or smearing on the partner's trick) the most points first;
     against an opponent's winning card the cards that beat it (cheapest first, the last seat
@@ -486,17 +512,8 @@ def _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader, party, 
             first_high = n == 3
         else:
             first_high = n == 3  # the partner's trick: smear points with the last card only
-    while first:
-        card = _points_first(first, trump, T, first_high)
-        first &= ~(np.int64(1) << card)
-        F[at + F_MOVES + k] = card
-        k += 1
-    while second:
-        card = _points_first(second, trump, T, False)
-        second &= ~(np.int64(1) << card)
-        F[at + F_MOVES + k] = card
-        k += 1
-    return k
+    k = _append_ordered(F, at, k, first, ctx, first_high)
+    return _append_ordered(F, at, k, second, ctx, False)
 
 
 @kernel
@@ -578,7 +595,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     F[at + F_TRIED] = 0
     F[at + F_NEXT] = 0
     F[at + F_OTHERS] = (remaining & ~hand) | F[at + F_TRICK_MASK]
-    F[at + F_N_MOVES] = _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader,
+    F[at + F_N_MOVES] = _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader,
                                      party, maximizing)
     return False, 0
 
@@ -937,6 +954,7 @@ def root_search(st, T, ctx, tt, scratch, F, alpha, beta, only):
     buffer the search writes into): the future margin, in the window (alpha, beta)."""
     _copy(scratch, st)
     trump = st[S_TRUMP] & 3
+    _set_order(ctx, T, trump)
     n = st[S_N_PLAYED]
     leader = st[S_LEADER]
     team = st[S_DECLARER] & 1
