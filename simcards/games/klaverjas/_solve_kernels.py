@@ -301,34 +301,36 @@ RUN_PACKING = _window_packing()
 
 
 @kernel
-def _suit_run_bound(st, byte, suit):
-    """Most sequence roem the remaining cards ``byte`` of ``suit`` can still make: only runs
-    whose cards lie in different hands (a trick takes one card of each hand) count."""
-    if popcount(byte) < 3:
-        return 0
-    q = 0
-    for low in range(6):
-        window = np.int64(7) << low
-        if byte & window == window and _one_each(st, window << (8 * suit)):
-            q |= 1 << low
-            if low < 5:
-                four = np.int64(15) << low
-                if byte & four == four and _one_each(st, four << (8 * suit)):
-                    q |= 1 << (6 + low)
-    return RUN_PACKING[q]
+def _run_windows(st, remaining):
+    """(threes, fours): bit ``8 * suit + low`` set when the ranks ``low``.. ``low + 2``
+    (``low + 3``) of the suit all remain with no hand holding two of them, so that one trick
+    (one card of each hand) could hold that run. All four suits at once: the masks keep only
+    windows inside a suit, whose pairs of ranks lie inside it too."""
+    clash3 = np.int64(0)
+    clash4 = np.int64(0)
+    for seat in range(4):
+        mine = st[S_HAND + seat]
+        near1 = mine & (mine >> 1)
+        near2 = mine & (mine >> 2)
+        clash3 |= near1 | (near1 >> 1) | near2
+        clash4 |= near1 | (near1 >> 1) | (near1 >> 2) | near2 | (near2 >> 1) | (mine & (mine >> 3))
+    full3 = remaining & (remaining >> 1) & (remaining >> 2)
+    full4 = full3 & (remaining >> 3)
+    return full3 & ~clash3 & np.int64(0x3F3F3F3F), full4 & ~clash4 & np.int64(0x1F1F1F1F)
 
 
 @kernel
 def _roem_bound(st, T, ctx, remaining, trump):
     """Most table roem the remaining cards can still make: per suit the best set of disjoint
-    runs whose cards lie in different hands (`_suit_run_bound`), four of a kind and stuk only
-    when their cards lie in different hands."""
+    runs whose cards lie in different hands (`_run_windows`, `RUN_PACKING`), four of a kind and
+    stuk only when their cards lie in different hands."""
     roem = np.int64(0)
-    common = np.int64(0xFF)
-    for suit in range(4):
-        byte = (remaining >> (8 * suit)) & 0xFF
-        common &= byte
-        roem += _suit_run_bound(st, byte, suit)
+    threes, fours = _run_windows(st, remaining)
+    if threes != 0:
+        for suit in range(4):
+            q = ((threes >> (8 * suit)) & 0x3F) | (((fours >> (8 * suit)) & 0x1F) << 6)
+            roem += RUN_PACKING[q]
+    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
@@ -628,23 +630,9 @@ def _roem_cards(st, T, remaining, trump):
     card of each hand, so only such a window can make a run, and a longer run holds one), the
     four cards of a rank that counts as four of a kind when they lie in four hands, and the
     trump king and queen when they lie in two."""
-    cards = np.int64(0)
-    for suit in range(4):
-        base = 8 * suit
-        byte = (remaining >> base) & 0xFF
-        full = byte & (byte >> 1) & (byte >> 2)
-        if full == 0:
-            continue
-        clash = np.int64(0)
-        for seat in range(4):
-            mine = (st[S_HAND + seat] >> base) & 0xFF
-            pairs = mine & (mine >> 1)
-            clash |= pairs | (pairs >> 1) | (mine & (mine >> 2))
-        windows = full & ~clash & 0x3F
-        cards |= (windows | (windows << 1) | (windows << 2)) << base
-    common = np.int64(0xFF)
-    for suit in range(4):
-        common &= (remaining >> (8 * suit)) & 0xFF
+    threes, _ = _run_windows(st, remaining)
+    cards = threes | (threes << 1) | (threes << 2)
+    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
