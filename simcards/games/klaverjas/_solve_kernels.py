@@ -106,7 +106,8 @@ X_ROEM = 8  # 1 when table roem counts
 X_PLAIN_POINTS = 16  # 256 slots: card points of a plain suit's 8-bit rank mask
 X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
 X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
-CTX_SIZE = X_ORDER + 128
+X_SUIT_CODES = X_ORDER + 128  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
+CTX_SIZE = X_SUIT_CODES + 1024
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
@@ -157,6 +158,7 @@ def begin_solve(ctx, tt):
     ctx[X_GEN] += 1
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
+        ctx[X_SUIT_CODES:X_SUIT_CODES + 1024] = 0
         ctx[X_GEN] = 1
 
 
@@ -646,6 +648,26 @@ def _roem_cards(st, T, remaining, trump):
 
 
 @kernel
+def _suit_field(st, base, byte, kind, roem_bits):
+    """The key field of the suit at bit ``base`` (`_table_key`): strongest first, each remaining
+    card's holder and whether it is a roem card (3 bits), and the count (bits 24..27)."""
+    # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
+    low_bits = POWER_BITS[kind, ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & byte]
+    high_bits = POWER_BITS[kind, ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & byte]
+    roem = POWER_BITS[kind, roem_bits]
+    present = POWER_BITS[kind, byte]
+    code = np.int64(0)
+    count = 0
+    while present:
+        i = lowest_bit_index(present)
+        present &= present - 1
+        card = ((low_bits >> i) & 1) | (((high_bits >> i) & 1) << 1) | (((roem >> i) & 1) << 2)
+        code |= card << (3 * count)
+        count += 1
+    return code | (np.int64(count) << 24)
+
+
+@kernel
 def _table_key(st, T, ctx, remaining, leader, took):
     """The three key words of a trick-boundary position, keyed by *relative rank*
     (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
@@ -668,23 +690,17 @@ def _table_key(st, T, ctx, remaining, leader, took):
         byte = (remaining >> base) & 0xFF
         if byte == 0:
             continue
-        # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
-        low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & 0xFF
-        high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & 0xFF
         kind = 1 if suit == trump else 0
-        present = POWER_BITS[kind, byte]
-        low_bits = POWER_BITS[kind, low_bits & byte]
-        high_bits = POWER_BITS[kind, high_bits & byte]
-        roem_bits = POWER_BITS[kind, (fixed >> base) & 0xFF]
-        code = np.int64(0)
-        count = 0
-        while present:
-            i = lowest_bit_index(present)
-            present &= present - 1
-            card = ((low_bits >> i) & 1) | (((high_bits >> i) & 1) << 1) | (((roem_bits >> i) & 1) << 2)
-            code |= card << (3 * count)
-            count += 1
-        field = code | (np.int64(count) << 24)
+        roem_bits = (fixed >> base) & 0xFF
+        if roem_bits == 0:  # holders are fixed within a solve: the field depends on the ranks only
+            slot = X_SUIT_CODES + 256 * suit + byte
+            if (ctx[slot] >> 28) == ctx[X_GEN]:
+                field = ctx[slot] & 0xFFFFFFF
+            else:
+                field = _suit_field(st, base, byte, kind, roem_bits)
+                ctx[slot] = (ctx[X_GEN] << 28) | field
+        else:
+            field = _suit_field(st, base, byte, kind, roem_bits)
         if suit < 2:
             key2 |= field << (28 * suit)
         else:
