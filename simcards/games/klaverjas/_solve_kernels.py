@@ -106,7 +106,8 @@ X_ROEM = 8  # 1 when table roem counts
 X_PLAIN_POINTS = 16  # 256 slots: card points of a plain suit's 8-bit rank mask
 X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
 X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
-X_SUIT_CODES = X_ORDER + 128  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
+X_BEATERS = X_ORDER + 128  # 32 slots: the cards that beat each card, of the solve's trump (`_set_order`)
+X_SUIT_CODES = X_BEATERS + 32  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
 CTX_SIZE = X_SUIT_CODES + 1024
 
 TT_BITS = 16
@@ -188,6 +189,11 @@ def _set_order(ctx, T, trump):
         ctx[X_ORDER + 32 + high] = card
         ctx[X_ORDER + 64 + card] = low
         ctx[X_ORDER + 96 + low] = card
+        beaters = np.int64(0)
+        for other in range(32):
+            if card_beats(other, card, trump, T):
+                beaters |= np.int64(1) << other
+        ctx[X_BEATERS + card] = beaters
 
 
 @kernel
@@ -504,13 +510,7 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
     if n > 0:
         winner_seat = (leader + win_pos) & 3
         if ((party >> winner_seat) & 1) != maximizing:
-            beating = np.int64(0)
-            rest = rest_all
-            while rest:
-                card = lowest_bit_index(rest)
-                rest &= rest - 1
-                if card_beats(card, best, trump, T):
-                    beating |= np.int64(1) << card
+            beating = rest_all & ctx[X_BEATERS + best]
             first = beating
             second = rest_all & ~beating
             first_high = n == 3
