@@ -371,7 +371,7 @@ def _smallest_points(hand, m, trump, T):
 
 
 @kernel
-def _sure_trumps(st, T, remaining, trump):
+def _sure_trumps(st, T, ctx, remaining, trump):
     """(party, points) a party surely wins: the top remaining trumps held by one party (1: the
     declaring party, 2: the other, 0: none) each take the trick they fall in, since every
     higher trump lies in the same party; those tricks also hold one card of each opponent's
@@ -396,29 +396,15 @@ def _sure_trumps(st, T, remaining, trump):
         elif side != owner:
             break
         sure |= bit
-    points = 0
+    points = ctx[X_TRUMP_POINTS + ((sure >> (8 * trump)) & 0xFF)]
     tricks = 0
     for seat in range(4):
-        held = st[S_HAND + seat] & sure
-        points += _cards_points(T, trump, held)
-        tricks = max(tricks, popcount(held))
+        tricks = max(tricks, popcount(st[S_HAND + seat] & sure))
     for seat in range(4):
         side = 1 if (party_seats >> seat) & 1 else 2
         if side != owner:
             points += _smallest_points(st[S_HAND + seat], tricks, trump, T)
     return owner, points
-
-
-@kernel
-def _cards_points(T, trump, cards):
-    """Card points of the ``cards`` mask."""
-    total = 0
-    rest = cards
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
-        total += card_points(T, trump, card)
-    return total
 
 
 @kernel
@@ -434,7 +420,7 @@ def _future_bound(st, T, ctx, remaining, took):
     spread = points * ctx[X_WEIGHT]
     if ctx[X_ROEM] != 0:
         spread += _roem_bound(st, T, ctx, remaining, trump)
-    owner, sure = _sure_trumps(st, T, remaining, trump)
+    owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure *= 2 * ctx[X_WEIGHT]
     reach = took | owner  # a party with a sure trick will have taken one
     low = INF
