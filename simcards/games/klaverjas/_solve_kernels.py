@@ -174,7 +174,8 @@ def _set_order(ctx, T, trump):
     first (ties: the stronger card, then the lower id)" (slots 0..31, the card of each place in
     32..63; the first card to try holds the highest place) and in "fewest points first (ties:
     the weaker card, then the lower id)" (64..95 and 96..127; the first holds the lowest). A
-    move list is then one bit per card to pick from, highest or lowest first."""
+    move list is then one bit per card to pick from, highest or lowest first. Also the mask of
+    the cards that beat each card (`card_beats`), at ``X_BEATERS``."""
     for card in range(32):
         key = card_points(T, trump, card) * 16 + _power(T, trump, card)
         high = 0
@@ -590,7 +591,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     return False, 0
 
 
-def _power_order_tables() -> tuple[np.ndarray, np.ndarray]:
+def _power_order_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """[kind, i]: the rank of a suit's i-th strongest card (kind 0 a plain suit, 1 the trumps);
     [kind, byte]: the card points of the cards of an 8-bit rank mask, strongest first, 5 bits
     each (the points of matched cards in `_point_shift`); [kind, byte]: the mask in power
@@ -825,7 +826,8 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
     the ``n``-th card of a trick led by ``led`` (``best`` winning at ``win_pos``, the trick's
     cards ``trick_mask`` worth ``trick_points``), by fail-soft alpha-beta in the window
     (``alpha``, ``beta``). ``only`` restricts the root's cards (ALL_CARDS: every legal card; a
-    restricted root neither reads nor writes the table). ``F``: the frames (`new_frames`)."""
+    restricted root neither reads nor writes the table). ``F``: the frames (`new_frames`);
+    ``ctx`` holds the move-ordering tables of the trump (`root_search` sets them)."""
     trump = st[S_TRUMP] & 3
     party = st[S_PARTY]
     weight = ctx[X_WEIGHT]
