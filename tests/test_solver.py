@@ -7,6 +7,7 @@ rules to the end of the deal."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -182,3 +183,96 @@ def test_run_packing_is_the_best_set_of_disjoint_runs():
             if not clash:
                 best = max(best, value)
         assert SK.RUN_PACKING[q] == best
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(RULESETS), st.booleans(), st.integers(0, 3), st.integers(0, 2**32),
+       st.sampled_from((4, 8, 12)))
+def test_positions_of_one_table_key_differ_by_at_most_the_point_shift(name, table_roem, trump,
+                                                                      seed, cards_left):
+    """Quasi-symmetry: the table keys the cards that can still take part in roem by their exact
+    ranks, the others only by their holders in power order. Moving those others to other ranks
+    (same holders, same places in power order among all the suit's cards) gives a position of
+    the same key whose true future margin is within the summed point differences of the matched
+    cards; the table widens the bounds it hands out by that much, so a key that merged too much
+    or a shift too small shows here."""
+    game, solver, state, deal, end_bonus = random_position(name, table_roem, trump, seed, cards_left)
+    solver._prepare(state)
+    T, ctx = game.tables, solver.ctx
+    st_ = np.array(state._st)
+    team = state.declarer % 2
+    took = (1 if deal.tricks[team] > 0 else 0) | (2 if deal.tricks[1 - team] > 0 else 0)
+    remaining = sum(int(st_[SK.S_HAND + seat]) for seat in range(4))
+
+    def key_of(st_, remaining):  # a solve of its own (the key caches per-solve suit fields)
+        SK.begin_solve(ctx, solver.tt)
+        key = SK._table_key(st_, T, ctx, np.int64(remaining), deal.leader, took)
+        return int(key[0]) & ((1 << 36) - 1), int(key[1]), int(key[2])  # without the stamp
+
+    key = key_of(st_, remaining)
+    roem_cards = {c for c in range(32) if (key[0] >> c) & 1}
+    assert roem_cards <= set(NK.mask_cards(remaining)) and (table_roem or not roem_cards)
+    if table_roem:  # no trick (one card of each hand) scores roem with cards outside them
+        fours = deal.rules.four_kind_ranks
+        for trick in itertools.product(*[sorted(h) for h in deal.hands]):
+            kept = [c for c in trick if c in roem_cards]
+            assert NK.table_roem(list(trick), deal.trump, fours) == NK.table_roem(kept, deal.trump, fours)
+    rng = random.Random(seed ^ 0x5EED)
+    hands = [set(h) for h in deal.hands]
+    holder = {c: seat for seat, h in enumerate(hands) for c in h}
+    moved = {}  # each free card to its new rank: the same place in power order between roem cards
+    for suit in range(4):
+        ranked = sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -NK.strength(c, deal.trump))
+        gap_slots, gap_cards = [[]], [[]]
+        for c in ranked:
+            if c in roem_cards:
+                gap_slots.append([])
+                gap_cards.append([])
+            else:
+                gap_slots[-1].append(c)
+                if c in holder:
+                    gap_cards[-1].append(c)
+        for slots, cards in zip(gap_slots, gap_cards):
+            targets = sorted(rng.sample(slots, len(cards)), key=slots.index)
+            moved.update(zip(cards, targets))
+    hands = [{moved.get(c, c) for c in h} for h in deal.hands]
+    shift = sum(abs(NK.points(c, deal.trump) - NK.points(new, deal.trump)) for c, new in moved.items())
+    mapped = st_.copy()
+    for seat in range(4):
+        mapped[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+    moved_remaining = sum(NK.cards_mask(h) for h in hands)
+    mapped_key = key_of(mapped, moved_remaining)
+    if not table_roem:  # no roem: only holders in power order count
+        assert mapped_key == key
+    if mapped_key != key:
+        return  # the move let other cards take part in roem: another key, nothing to compare
+    assert SK._point_shift(deal.trump, np.int64(remaining), np.int64(moved_remaining)) == shift
+    value = lambda h: NS._value(deal, [frozenset(x) for x in h], [], deal.leader, deal.points,
+                                deal.roem, deal.tricks, deal.n_tricks, end_bonus)
+    assert abs(value(hands) - value(deal.hands)) <= shift * ctx[SK.X_WEIGHT]
+
+
+def test_cards_that_can_still_make_roem_are_keyed_by_their_ranks():
+    """Golden positions of two tricks (clubs trump): with the four aces in four hands a four of
+    aces may still fall, so with table roem the aces are keyed by their exact ranks; with two
+    aces in one hand (or without table roem) no card is. The same for a run and for stuk."""
+    def roem_cards(hands, table_roem):
+        game, solver = game_of("klaverjas-rotterdam", table_roem)
+        state = game.deal(seed=1, index=0)
+        solver._prepare(state)
+        st_ = np.array(state._st)
+        st_[SK.S_TRUMP] = 0
+        for seat, codes in enumerate(hands):
+            st_[SK.S_HAND + seat] = NK.cards_mask(NK.cards(codes))
+        remaining = sum(NK.cards_mask(NK.cards(codes)) for codes in hands)
+        key = SK._table_key(st_, game.tables, solver.ctx, np.int64(remaining), 0, 3)
+        return {NK.code(c) for c in range(32) if (int(key[0]) >> c) & 1}
+
+    four_apart = ["AC 7C", "AD 7D", "AH 7H", "AS 7S"]
+    assert roem_cards(four_apart, table_roem=True) == {"AC", "AD", "AH", "AS"}
+    assert roem_cards(four_apart, table_roem=False) == set()
+    assert roem_cards(["AC AD", "7C 7D", "AH 7H", "AS 7S"], table_roem=True) == set()
+    assert roem_cards(["9H 7C", "10H 7D", "JH 7S", "8S AS"], table_roem=True) == {"9H", "10H", "JH"}
+    assert roem_cards(["9H 10H", "JH 7D", "7C 7S", "8S AS"], table_roem=True) == set()
+    assert roem_cards(["KC 7D", "QC 8D", "AH 7H", "AS 7S"], table_roem=True) == {"KC", "QC"}  # stuk
+    assert roem_cards(["KC QC", "7D 8D", "AH 7H", "AS 7S"], table_roem=True) == set()

@@ -20,14 +20,15 @@ Techniques:
   the first at a guess, then steps doubling away from it until the value is bracketed, then
   bisection; each fail-soft answer moves a bound past b (plain MTD(f), one point at a time,
   took tens of tests on a margin of hundreds of points);
-- a transposition table at trick boundaries keyed by the remaining cards, the leader and
-  ``took`` (within one solve every remaining card's holder is fixed, so the remaining cards
-  say who holds what); entries carry a lower and an upper bound and the best lead, and a
-  generation stamp, so a new solve needs no clearing; buckets of two entries, one kept for the
-  position with more cards, one always replaced. Cards without points are the weakest of their
-  suit: when none of a suit's can still take part in roem, the key holds only how many remain
-  and who holds them (`_table_key`), so positions that differ in which of them fell share one
-  entry;
+- a transposition table at trick boundaries, keyed by *relative rank* (quasi-symmetry, as in
+  Kupferschmid and Helmert's Skat solver; `_table_key`): within one solve every card's holder
+  is fixed, so the key holds the leader, ``took``, the exact ranks of the cards that can still
+  take part in roem, and per suit only who holds its cards in power order. Positions of one key
+  play alike (same legal cards, trick winners and roem) and their values differ by at most the
+  points of the matched cards (`_point_shift`): an entry stored for other cards hands out its
+  bounds widened by that much. Entries carry a lower and an upper bound, the best lead, the
+  cards they were stored for and a generation stamp, so a new solve needs no clearing; buckets
+  of two entries, one kept for the position with more cards, one always replaced;
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
   last-trick 10 and all roem still possible (runs only from cards in different hands, the best
   set of disjoint runs per suit), except what the other party surely wins: the top trumps one
@@ -51,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, kernel
-from simcards.cards import lowest_bit_index, popcount
+from simcards.cards import highest_bit_index, lowest_bit_index, popcount
 from simcards.games._state import (
     S_HAND,
     S_N_PLAYED,
@@ -79,6 +80,7 @@ from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
     PLAIN_POINTS,
     STUK_VALUE,
+    PLAIN_POWER as PLAIN_POWER_BY_RANK,
     TRUMP_POWER as TRUMP_POWER_BY_RANK,
     R_DEFENDERS_PIT,
     T_STUK,
@@ -103,11 +105,14 @@ X_TT_BITS = 7  # log2 of the number of table entries
 X_ROEM = 8  # 1 when table roem counts
 X_PLAIN_POINTS = 16  # 256 slots: card points of a plain suit's 8-bit rank mask
 X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
-CTX_SIZE = X_TRUMP_POINTS + 256
+X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
+X_BEATERS = X_ORDER + 128  # 32 slots: the cards that beat each card, of the solve's trump (`_set_order`)
+X_SUIT_CODES = X_BEATERS + 32  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
+CTX_SIZE = X_SUIT_CODES + 1024
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
-TT_WIDTH = 5  # key (two words), lower bound, upper bound, best lead
+TT_WIDTH = 6  # key (three words), lower bound, upper bound, best lead and the cards
 ALL_CARDS = np.int64(-1)
 
 
@@ -154,6 +159,7 @@ def begin_solve(ctx, tt):
     ctx[X_GEN] += 1
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
+        ctx[X_SUIT_CODES:X_SUIT_CODES + 1024] = 0
         ctx[X_GEN] = 1
 
 
@@ -163,22 +169,53 @@ def _power(T, trump, card):
 
 
 @kernel
-def _points_first(mask, trump, T, highest):
-    """The card of ``mask`` with the most (``highest``) or fewest card points; ties go to the
-    stronger card when highest, the weaker otherwise."""
-    pick = -1
-    pick_key = 0
-    rest = mask
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
+def _set_order(ctx, T, trump):
+    """The move-ordering tables of ``trump``: every card's place in the order "most card points
+    first (ties: the stronger card, then the lower id)" (slots 0..31, the card of each place in
+    32..63; the first card to try holds the highest place) and in "fewest points first (ties:
+    the weaker card, then the lower id)" (64..95 and 96..127; the first holds the lowest). A
+    move list is then one bit per card to pick from, highest or lowest first. Also the mask of
+    the cards that beat each card (`card_beats`), at ``X_BEATERS``."""
+    for card in range(32):
         key = card_points(T, trump, card) * 16 + _power(T, trump, card)
-        if not highest:
-            key = -key
-        if pick < 0 or key > pick_key:
-            pick = card
-            pick_key = key
-    return pick
+        high = 0
+        low = 0
+        for other in range(32):
+            other_key = card_points(T, trump, other) * 16 + _power(T, trump, other)
+            if other_key < key or (other_key == key and other > card):
+                high += 1
+            if other_key < key or (other_key == key and other < card):
+                low += 1
+        ctx[X_ORDER + card] = high
+        ctx[X_ORDER + 32 + high] = card
+        ctx[X_ORDER + 64 + card] = low
+        ctx[X_ORDER + 96 + low] = card
+        beaters = np.int64(0)
+        for other in range(32):
+            if card_beats(other, card, trump, T):
+                beaters |= np.int64(1) << other
+        ctx[X_BEATERS + card] = beaters
+
+
+@kernel
+def _append_ordered(F, at, k, cards, ctx, highest):
+    """Append ``cards`` to the move list of the frame at ``at`` (``k`` moves there already), most
+    points first when ``highest``, else fewest first (`_set_order`); returns the new length."""
+    table = X_ORDER if highest else X_ORDER + 64
+    places = np.int64(0)
+    rest = cards
+    while rest:
+        places |= np.int64(1) << ctx[table + lowest_bit_index(rest)]
+        rest &= rest - 1
+    while places:
+        if highest:
+            place = highest_bit_index(places)
+        else:
+            place = lowest_bit_index(places)
+        places &= ~(np.int64(1) << place)
+        F[at + F_MOVES + k] = ctx[table + 32 + place]
+        k += 1
+    return k
 
 
 @kernel
@@ -273,34 +310,36 @@ RUN_PACKING = _window_packing()
 
 
 @kernel
-def _suit_run_bound(st, byte, suit):
-    """Most sequence roem the remaining cards ``byte`` of ``suit`` can still make: only runs
-    whose cards lie in different hands (a trick takes one card of each hand) count."""
-    if popcount(byte) < 3:
-        return 0
-    q = 0
-    for low in range(6):
-        window = np.int64(7) << low
-        if byte & window == window and _one_each(st, window << (8 * suit)):
-            q |= 1 << low
-            if low < 5:
-                four = np.int64(15) << low
-                if byte & four == four and _one_each(st, four << (8 * suit)):
-                    q |= 1 << (6 + low)
-    return RUN_PACKING[q]
+def _run_windows(st, remaining):
+    """(threes, fours): bit ``8 * suit + low`` set when the ranks ``low``.. ``low + 2``
+    (``low + 3``) of the suit all remain with no hand holding two of them, so that one trick
+    (one card of each hand) could hold that run. All four suits at once: the masks keep only
+    windows inside a suit, whose pairs of ranks lie inside it too."""
+    clash3 = np.int64(0)
+    clash4 = np.int64(0)
+    for seat in range(4):
+        mine = st[S_HAND + seat]
+        near1 = mine & (mine >> 1)
+        near2 = mine & (mine >> 2)
+        clash3 |= near1 | (near1 >> 1) | near2
+        clash4 |= near1 | (near1 >> 1) | (near1 >> 2) | near2 | (near2 >> 1) | (mine & (mine >> 3))
+    full3 = remaining & (remaining >> 1) & (remaining >> 2)
+    full4 = full3 & (remaining >> 3)
+    return full3 & ~clash3 & np.int64(0x3F3F3F3F), full4 & ~clash4 & np.int64(0x1F1F1F1F)
 
 
 @kernel
 def _roem_bound(st, T, ctx, remaining, trump):
     """Most table roem the remaining cards can still make: per suit the best set of disjoint
-    runs whose cards lie in different hands (`_suit_run_bound`), four of a kind and stuk only
-    when their cards lie in different hands."""
+    runs whose cards lie in different hands (`_run_windows`, `RUN_PACKING`), four of a kind and
+    stuk only when their cards lie in different hands."""
     roem = np.int64(0)
-    common = np.int64(0xFF)
-    for suit in range(4):
-        byte = (remaining >> (8 * suit)) & 0xFF
-        common &= byte
-        roem += _suit_run_bound(st, byte, suit)
+    threes, fours = _run_windows(st, remaining)
+    if threes != 0:
+        for suit in range(4):
+            q = ((threes >> (8 * suit)) & 0x3F) | (((fours >> (8 * suit)) & 0x1F) << 6)
+            roem += RUN_PACKING[q]
+    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
@@ -333,7 +372,7 @@ def _smallest_points(hand, m, trump, T):
 
 
 @kernel
-def _sure_trumps(st, T, remaining, trump):
+def _sure_trumps(st, T, ctx, remaining, trump):
     """(party, points) a party surely wins: the top remaining trumps held by one party (1: the
     declaring party, 2: the other, 0: none) each take the trick they fall in, since every
     higher trump lies in the same party; those tricks also hold one card of each opponent's
@@ -358,29 +397,15 @@ def _sure_trumps(st, T, remaining, trump):
         elif side != owner:
             break
         sure |= bit
-    points = 0
+    points = ctx[X_TRUMP_POINTS + ((sure >> (8 * trump)) & 0xFF)]
     tricks = 0
     for seat in range(4):
-        held = st[S_HAND + seat] & sure
-        points += _cards_points(T, trump, held)
-        tricks = max(tricks, popcount(held))
+        tricks = max(tricks, popcount(st[S_HAND + seat] & sure))
     for seat in range(4):
         side = 1 if (party_seats >> seat) & 1 else 2
         if side != owner:
             points += _smallest_points(st[S_HAND + seat], tricks, trump, T)
     return owner, points
-
-
-@kernel
-def _cards_points(T, trump, cards):
-    """Card points of the ``cards`` mask."""
-    total = 0
-    rest = cards
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
-        total += card_points(T, trump, card)
-    return total
 
 
 @kernel
@@ -396,7 +421,7 @@ def _future_bound(st, T, ctx, remaining, took):
     spread = points * ctx[X_WEIGHT]
     if ctx[X_ROEM] != 0:
         spread += _roem_bound(st, T, ctx, remaining, trump)
-    owner, sure = _sure_trumps(st, T, remaining, trump)
+    owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure *= 2 * ctx[X_WEIGHT]
     reach = took | owner  # a party with a sure trick will have taken one
     low = INF
@@ -443,9 +468,9 @@ def _last_trick(st, T, ctx, leader, took):
 # cache cannot hold a recursive function, so the search keeps its own stack)
 (F_LEADER, F_N, F_LED, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_TOOK, F_ALPHA, F_BETA,
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_HAND, F_SEAT, F_MAX, F_TRIED,
- F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = range(26)
-F_MOVES = 26  # 8 slots: the cards to try, in order
-F_WIDTH = 34
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2, F_KEY3) = range(27)
+F_MOVES = 27  # 8 slots: the cards to try, in order
+F_WIDTH = 35
 MAX_DEPTH = 33
 
 
@@ -454,7 +479,7 @@ def new_frames() -> np.ndarray:
 
 
 @kernel
-def _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader, party, maximizing):
+def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, party, maximizing):
     """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
     table's move, then (leading or smearing on the partner's trick) the most points first;
     against an opponent's winning card the cards that beat it (cheapest first, the last seat
@@ -472,29 +497,14 @@ def _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader, party, 
     if n > 0:
         winner_seat = (leader + win_pos) & 3
         if ((party >> winner_seat) & 1) != maximizing:
-            beating = np.int64(0)
-            rest = rest_all
-            while rest:
-                card = lowest_bit_index(rest)
-                rest &= rest - 1
-                if card_beats(card, best, trump, T):
-                    beating |= np.int64(1) << card
+            beating = rest_all & ctx[X_BEATERS + best]
             first = beating
             second = rest_all & ~beating
             first_high = n == 3
         else:
             first_high = n == 3  # the partner's trick: smear points with the last card only
-    while first:
-        card = _points_first(first, trump, T, first_high)
-        first &= ~(np.int64(1) << card)
-        F[at + F_MOVES + k] = card
-        k += 1
-    while second:
-        card = _points_first(second, trump, T, False)
-        second &= ~(np.int64(1) << card)
-        F[at + F_MOVES + k] = card
-        k += 1
-    return k
+    k = _append_ordered(F, at, k, first, ctx, first_high)
+    return _append_ordered(F, at, k, second, ctx, False)
 
 
 @kernel
@@ -513,6 +523,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     slot = -1
     key = np.int64(0)
     key2 = np.int64(0)
+    key3 = np.int64(0)
     tt_move = -1
     if n == 0:
         if remaining == 0:
@@ -520,12 +531,22 @@ def _enter(st, T, ctx, tt, F, at, only):
         if popcount(st[S_HAND + seat]) == 1:
             return True, _last_trick(st, T, ctx, leader, took)
         if only == ALL_CARDS:  # the table first: most probes hit, and the bound costs more
-            key, key2 = _table_key(st, T, ctx, remaining, leader, took)
-            slot = _bucket(key, key2, ctx[X_TT_BITS])
-            e = _find(tt, slot, key, key2)
+            key, key2, key3 = _table_key(st, T, ctx, remaining, leader, took)
+            slot = _bucket(key, key2, key3, ctx[X_TT_BITS])
+            e = _find(tt, slot, key, key2, key3)
             if e >= 0:
-                lower = tt[e + 2]
-                upper = tt[e + 3]
+                lower = tt[e + 3]
+                upper = tt[e + 4]
+                tt_move = tt[e + 5] & 63
+                tt_move = -1 if tt_move == 63 else tt_move
+                stored = tt[e + 5] >> 6
+                if stored != remaining:  # the entry of a position of the same shape
+                    trump = st[S_TRUMP] & 3
+                    shift = _point_shift(trump, stored, remaining) * ctx[X_WEIGHT]
+                    lower -= shift
+                    upper += shift
+                    if tt_move >= 0:
+                        tt_move = _mapped_card(trump, stored, remaining, tt_move)
                 if lower >= beta:
                     return True, lower
                 if upper <= alpha:
@@ -534,7 +555,6 @@ def _enter(st, T, ctx, tt, F, at, only):
                     return True, lower
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
-                tt_move = tt[e + 4]
         low, high = _future_bound(st, T, ctx, remaining, took)
         if high <= alpha:
             return True, high
@@ -557,6 +577,7 @@ def _enter(st, T, ctx, tt, F, at, only):
     F[at + F_SLOT] = slot
     F[at + F_KEY] = key
     F[at + F_KEY2] = key2
+    F[at + F_KEY3] = key3
     F[at + F_SEAT] = seat
     F[at + F_HAND] = hand
     F[at + F_MAX] = maximizing
@@ -565,103 +586,220 @@ def _enter(st, T, ctx, tt, F, at, only):
     F[at + F_TRIED] = 0
     F[at + F_NEXT] = 0
     F[at + F_OTHERS] = (remaining & ~hand) | F[at + F_TRICK_MASK]
-    F[at + F_N_MOVES] = _order_moves(F, at, legal, tt_move, st, T, n, best, win_pos, leader,
+    F[at + F_N_MOVES] = _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader,
                                      party, maximizing)
     return False, 0
 
 
+def _power_order_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """[kind, i]: the rank of a suit's i-th strongest card (kind 0 a plain suit, 1 the trumps);
+    [kind, byte]: the card points of the cards of an 8-bit rank mask, strongest first, 5 bits
+    each (the points of matched cards in `_point_shift`); [kind, byte]: the mask in power
+    order."""
+    order = np.array([np.argsort(-PLAIN_POWER_BY_RANK), np.argsort(-TRUMP_POWER_BY_RANK)],
+                     dtype=np.int64)
+    packed = np.zeros((2, 256), dtype=np.int64)
+    in_order = np.zeros((2, 256), dtype=np.int64)
+    for kind, points in enumerate((PLAIN_POINTS, TRUMP_POINTS)):
+        for byte in range(256):
+            ranks = [r for r in order[kind] if byte >> r & 1]
+            packed[kind, byte] = sum(int(points[r]) << (5 * i) for i, r in enumerate(ranks))
+            in_order[kind, byte] = sum(1 << i for i, r in enumerate(order[kind]) if byte >> r & 1)
+    return order, packed, in_order
+
+
+# POWER_BITS[kind, byte]: the rank mask ``byte`` with bit i for the suit's i-th strongest rank
+POWER_ORDER, POINTS_IN_ORDER, POWER_BITS = _power_order_tables()
+
+
+@kernel
+def _roem_cards(st, T, remaining, trump):
+    """The remaining cards that can still take part in table roem: those of three ranks next to
+    each other in one suit that all remain with no hand holding two of them (a trick takes one
+    card of each hand, so only such a window can make a run, and a longer run holds one), the
+    four cards of a rank that counts as four of a kind when they lie in four hands, and the
+    trump king and queen when they lie in two."""
+    threes, _ = _run_windows(st, remaining)
+    cards = threes | (threes << 1) | (threes << 2)
+    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
+    while common:
+        rank = lowest_bit_index(common)
+        common &= common - 1
+        four = np.int64(0x01010101) << rank
+        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, four):
+            cards |= four
+    stuk = T[T_STUK + trump]
+    if remaining & stuk == stuk and _one_each(st, stuk):
+        cards |= stuk
+    return cards
+
+
+@kernel
+def _suit_field(st, base, byte, kind, roem_bits):
+    """The key field of the suit at bit ``base`` (`_table_key`): strongest first, each remaining
+    card's holder and whether it is a roem card (3 bits), and the count (bits 24..27)."""
+    # a card's holder as two bits: seat 1 or 3 sets bit 0, seat 2 or 3 bit 1
+    low_bits = POWER_BITS[kind, ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & byte]
+    high_bits = POWER_BITS[kind, ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & byte]
+    roem = POWER_BITS[kind, roem_bits]
+    present = POWER_BITS[kind, byte]
+    code = np.int64(0)
+    count = 0
+    while present:
+        i = lowest_bit_index(present)
+        present &= present - 1
+        card = ((low_bits >> i) & 1) | (((high_bits >> i) & 1) << 1) | (((roem >> i) & 1) << 2)
+        code |= card << (3 * count)
+        count += 1
+    return code | (np.int64(count) << 24)
+
+
 @kernel
 def _table_key(st, T, ctx, remaining, leader, took):
-    """The two key words of a trick-boundary position. Within one solve every card's holder is
-    fixed, so the remaining cards, the leader and ``took`` say it all; the first word holds
-    them and the generation stamp. Cards without points are merged further: they are the
-    weakest of their suit, so when none of a suit's can take part in roem any more
-    (`_roem_free`), only how many remain and who holds them in power order matters, not which
-    ranks they are. Such a suit shows its lowest ranks in the first word, and its holders
-    (2 bits each, weakest first) with a flag bit in the second (7 bits a suit)."""
+    """The three key words of a trick-boundary position, keyed by *relative rank*
+    (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
+    take part in roem (`_roem_cards`; none without table roem) are keyed by their exact ranks
+    (first word); of the others only the place in power order counts: per suit the key holds,
+    strongest first, each card's holder and whether it is one of the roem cards (3 bits a card,
+    and the count; suits 0 and 1 in the second word, 2 and 3 in the third). Two positions of
+    one key play alike: the i-th strongest card of a suit maps onto the other's i-th strongest,
+    every line onto one with the same legal cards and trick winners, and the same roem (only
+    roem cards, the same in both, can score it); their values differ by at most the points of
+    the matched cards (`_point_shift`), which the table adds to the bounds it hands out. The
+    first word also holds the leader, ``took`` and the generation stamp."""
     trump = st[S_TRUMP] & 3
-    key = remaining
+    fixed = _roem_cards(st, T, remaining, trump) if ctx[X_ROEM] != 0 else np.int64(0)
+    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
     key2 = np.int64(0)
-    roem = ctx[X_ROEM] != 0
+    key3 = np.int64(0)
     for suit in range(4):
-        zero_ranks = np.int64(0b011) if suit == trump else np.int64(0b111)
         base = 8 * suit
-        zeros = (remaining >> base) & zero_ranks
-        if zeros == 0:
+        byte = (remaining >> base) & 0xFF
+        if byte == 0:
             continue
-        code = np.int64(0)
-        count = 0
-        free = True
-        for rank in range(3):
-            if (zeros >> rank) & 1:
-                card = base + rank
-                bit = np.int64(1) << card
-                holder = 0
-                for seat in range(4):
-                    if st[S_HAND + seat] & bit:
-                        holder = seat
-                if roem and not _roem_free(card, remaining & ~st[S_HAND + holder], T):
-                    free = False
-                    break
-                code |= np.int64(holder) << (2 * count)
-                count += 1
-        if not free:
-            continue
-        key = (key & ~(zero_ranks << base)) | (((np.int64(1) << count) - 1) << base)
-        key2 |= (code | 64) << (7 * suit)
-    key |= (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
-    return key, key2
+        kind = 1 if suit == trump else 0
+        roem_bits = (fixed >> base) & 0xFF
+        if roem_bits == 0:  # holders are fixed within a solve: the field depends on the ranks only
+            slot = X_SUIT_CODES + 256 * suit + byte
+            if (ctx[slot] >> 28) == ctx[X_GEN]:
+                field = ctx[slot] & 0xFFFFFFF
+            else:
+                field = _suit_field(st, base, byte, kind, roem_bits)
+                ctx[slot] = (ctx[X_GEN] << 28) | field
+        else:
+            field = _suit_field(st, base, byte, kind, roem_bits)
+        if suit < 2:
+            key2 |= field << (28 * suit)
+        else:
+            key3 |= field << (28 * (suit - 2))
+    return key, key2, key3
 
 
 @kernel
-def _bucket(key, key2, bits):
+def _point_shift(trump, stored, remaining):
+    """Most the future margin (in card points) can differ between two positions of one table
+    key, one with the cards ``stored``, the other ``remaining``: a suit keyed by relative rank
+    maps its i-th strongest card onto the other's i-th strongest, and every line of play maps
+    onto one with the same trick winners, so each card's points go to the same party: the
+    margins differ by at most the sum of the point differences of matched cards."""
+    shift = 0
+    for suit in range(4):
+        a = (stored >> (8 * suit)) & 0xFF
+        b = (remaining >> (8 * suit)) & 0xFF
+        if a == b:
+            continue
+        kind = 1 if suit == trump else 0
+        pa = POINTS_IN_ORDER[kind, a]
+        pb = POINTS_IN_ORDER[kind, b]
+        while pa | pb:
+            shift += abs((pa & 31) - (pb & 31))
+            pa >>= 5
+            pb >>= 5
+    return shift
+
+
+@kernel
+def _mapped_card(trump, stored, remaining, card):
+    """The card of ``remaining`` that ``card`` (of ``stored``) maps onto: the same suit, the
+    same place in power order."""
+    suit = card >> 3
+    base = 8 * suit
+    a = (stored >> base) & 0xFF
+    b = (remaining >> base) & 0xFF
+    if a == b:
+        return card
+    kind = 1 if suit == trump else 0
+    place = 0
+    for i in range(8):
+        rank = POWER_ORDER[kind, i]
+        if rank == (card & 7):
+            break
+        place += (a >> rank) & 1
+    for i in range(8):
+        rank = POWER_ORDER[kind, i]
+        if (b >> rank) & 1:
+            if place == 0:
+                return base + rank
+            place -= 1
+    return -1
+
+
+@kernel
+def _bucket(key, key2, key3, bits):
     """The table bucket of a key: two entries (a depth-preferred one, then an always-replace
     one), so the big subtrees near the root are not pushed out by the many small ones."""
-    mixed = (key ^ (key2 * np.int64(0x27D4EB2F165667C5))) * np.int64(-7046029254386353131)
+    mixed = ((key ^ (key2 * np.int64(0x27D4EB2F165667C5)) ^ (key3 * np.int64(0x165667B19E3779F9)))
+             * np.int64(-7046029254386353131))
     return (mixed >> (65 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
 
 
 @kernel
-def _find(tt, slot, key, key2):
-    """Offset of the entry of (``key``, ``key2``) in bucket ``slot``, or -1."""
+def _find(tt, slot, key, key2, key3):
+    """Offset of the entry of (``key``, ``key2``, ``key3``) in bucket ``slot``, or -1."""
     e = 2 * slot * TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
         return e
     e += TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
         return e
     return -1
 
 
 @kernel
-def _finish(tt, F, at):
+def _finish(st, tt, F, at):
     """Store the settled value of the frame at ``at`` in the table; returns it."""
     value = F[at + F_VALUE]
     slot = F[at + F_SLOT]
     if slot >= 0:
         key = F[at + F_KEY]
         key2 = F[at + F_KEY2]
-        e = _find(tt, slot, key, key2)
+        key3 = F[at + F_KEY3]
+        e = _find(tt, slot, key, key2, key3)
+        remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
+        if e >= 0 and (tt[e + 5] >> 6) != remaining:
+            # the entry holds a position of the same key but other cards: start afresh
+            tt[e + 3] = -INF
+            tt[e + 4] = INF
         if e < 0:
             # replace the depth-preferred entry when it is stale (an older solve) or holds no more
             # cards than this one; else the always-replace one
             e = 2 * slot * TT_WIDTH
-            old = tt[e]
-            if ((old >> 36) == (key >> 36)
-                    and popcount(old & 0xFFFFFFFF) > popcount(key & 0xFFFFFFFF)):
+            if ((tt[e] >> 36) == (key >> 36)
+                    and popcount(tt[e + 5] >> 6) > popcount(remaining)):
                 e += TT_WIDTH
             tt[e] = key
             tt[e + 1] = key2
-            tt[e + 2] = -INF
-            tt[e + 3] = INF
+            tt[e + 2] = key3
+            tt[e + 3] = -INF
+            tt[e + 4] = INF
         if value <= F[at + F_ALPHA0]:
-            tt[e + 3] = min(tt[e + 3], value)
+            tt[e + 4] = min(tt[e + 4], value)
         elif value >= F[at + F_BETA0]:
-            tt[e + 2] = max(tt[e + 2], value)
+            tt[e + 3] = max(tt[e + 3], value)
         else:
-            tt[e + 2] = value
             tt[e + 3] = value
-        tt[e + 4] = F[at + F_BEST_CARD]
+            tt[e + 4] = value
+        tt[e + 5] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)  # best lead and the cards
     return value
 
 
@@ -688,7 +826,8 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
     the ``n``-th card of a trick led by ``led`` (``best`` winning at ``win_pos``, the trick's
     cards ``trick_mask`` worth ``trick_points``), by fail-soft alpha-beta in the window
     (``alpha``, ``beta``). ``only`` restricts the root's cards (ALL_CARDS: every legal card; a
-    restricted root neither reads nor writes the table). ``F``: the frames (`new_frames`)."""
+    restricted root neither reads nor writes the table). ``F``: the frames (`new_frames`);
+    ``ctx`` holds the move-ordering tables of the trump (`root_search` sets them)."""
     trump = st[S_TRUMP] & 3
     party = st[S_PARTY]
     weight = ctx[X_WEIGHT]
@@ -713,7 +852,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
             card = candidate
             break
         if card < 0:  # every card tried, or a cut-off: this frame is settled
-            result = _finish(tt, F, at)
+            result = _finish(st, tt, F, at)
             if depth == 0:
                 return result
             depth -= 1
@@ -807,6 +946,7 @@ def root_search(st, T, ctx, tt, scratch, F, alpha, beta, only):
     buffer the search writes into): the future margin, in the window (alpha, beta)."""
     _copy(scratch, st)
     trump = st[S_TRUMP] & 3
+    _set_order(ctx, T, trump)
     n = st[S_N_PLAYED]
     leader = st[S_LEADER]
     team = st[S_DECLARER] & 1
