@@ -90,7 +90,7 @@ def test_the_report_answers_the_perfect_play_questions():
     assert f"{frame['dd_lost_declaring'].mean():.0f}" in lost_line
     # without the loss columns (runs made before them) the gap alone is said
     old = perfect_play_answers(nat, margins, None, "forced", "playing team")
-    assert len(old) == 2 and "from perfect play's" in old[1]
+    assert len(old) == 2 and f"{abs(gap):.0f}" in old[1] and "does not split" in old[1]
 
     half = pl.DataFrame({"play": ["bots", "perfect"], "decisions": [900, 900],
                          "half_success_estimate": [71.84, float("nan")]})

@@ -1054,21 +1054,33 @@ def mtdf_search(st, T, ctx, tt, scratch, F, guess, only):
 
 
 @driver
-def solve_deals(hands, dealers, trumps, declarers, end_bonus, T, margins, nodes):
-    """The perfect-play margin at the start of play of many deals: deal ``k`` has the four
-    ``hands[k]``, its dealer, trump and declarer, and ``end_bonus[k]`` (4) added to the pit
-    bonus (Kraken's hand roem). Margins into ``margins``, positions searched into ``nodes``."""
+def search_buffers():
+    """(ctx, table, frames, state, scratch state) for a batch of solves in one driver."""
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
     init_context(ctx, TT_BITS)
     tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
     frames = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    return ctx, tt, frames, np.zeros(STATE_SIZE, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+@kernel
+def start_deal(st, T, ctx, hands, dealer, trump, declarer, end_bonus):
+    """``st`` at the start of play of a deal, and ``ctx``'s end bonus: the pit bonus plus
+    ``end_bonus`` (4, by ``took``: Kraken's hand roem)."""
+    new_state(st, hands, dealer, trump, declarer)
+    set_pit_bonus(ctx, T)
+    for took in range(4):
+        ctx[X_END + took] += end_bonus[took]
+
+
+@driver
+def solve_deals(hands, dealers, trumps, declarers, end_bonus, T, margins, nodes):
+    """The perfect-play margin at the start of play of many deals: deal ``k`` has the four
+    ``hands[k]``, its dealer, trump and declarer, and ``end_bonus[k]`` (4) added to the pit
+    bonus (Kraken's hand roem). Margins into ``margins``, positions searched into ``nodes``."""
+    ctx, tt, frames, st, scratch = search_buffers()
     for k in range(hands.shape[0]):
-        new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
-        set_pit_bonus(ctx, T)
-        for took in range(4):
-            ctx[X_END + took] += end_bonus[k, took]
+        start_deal(st, T, ctx, hands[k], dealers[k], trumps[k], declarers[k], end_bonus[k])
         before = ctx[X_NODES]
         margins[k] = solve_margin(st, T, ctx, tt, scratch, frames)
         nodes[k] = ctx[X_NODES] - before

@@ -15,25 +15,17 @@ first solve. A card that was the seat's only legal one moves nothing and is not 
 
 from __future__ import annotations
 
-import numpy as np
-
 from simcards._jit import driver
 from simcards.cards import popcount
 from simcards.games._state import S_PARTY, S_TO_MOVE
-from simcards.games.klaverjas._kernels import STATE_SIZE, apply_card, legal_mask, new_state
+from simcards.games.klaverjas._kernels import apply_card, legal_mask
 from simcards.games.klaverjas._solve_kernels import (
     ALL_CARDS,
-    CTX_SIZE,
-    F_WIDTH,
-    MAX_DEPTH,
-    TT_BITS,
-    TT_WIDTH,
-    X_END,
     begin_solve,
-    init_context,
     mtdf_search,
     played_margin,
-    set_pit_bonus,
+    search_buffers,
+    start_deal,
 )
 
 
@@ -45,17 +37,9 @@ def solve_lines(hands, dealers, trumps, declarers, end_bonus, traces, T, margins
     gave away (at each of its cards, the value before the card minus the value after it), into
     ``lost[k, 1]`` what the other party's cards gave away (the value after minus before). The
     bots' margin is ``margins[k] - lost[k, 0] + lost[k, 1]``."""
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-    init_context(ctx, TT_BITS)
-    tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
-    frames = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    ctx, tt, frames, st, scratch = search_buffers()
     for k in range(hands.shape[0]):
-        new_state(st, hands[k], dealers[k], trumps[k], declarers[k])
-        set_pit_bonus(ctx, T)
-        for took in range(4):
-            ctx[X_END + took] += end_bonus[k, took]
+        start_deal(st, T, ctx, hands[k], dealers[k], trumps[k], declarers[k], end_bonus[k])
         begin_solve(ctx, tt)
         value = played_margin(st, T, ctx) + mtdf_search(st, T, ctx, tt, scratch, frames, 0, ALL_CARDS)
         margins[k] = value

@@ -247,16 +247,16 @@ def perfect_play_answers(nat: pl.DataFrame, margins: pl.DataFrame, lost: pl.Data
            f"{fmt.count(perfect['n'])} deals; with the bots in "
            f"{fmt.rate_ci(bots['rate'], bots['lo'], bots['hi'])} (depends on the bots)."]
     gap = margins.filter(pl.col("margin") == "bots - perfect").row(0, named=True)
-    if lost is None:
-        out.append(f"The bots' margin for the declaring team is {fmt.mean_se(gap['mean'], gap['se'], True)} "
-                   "points a deal from perfect play's (depends on the bots).")
+    side = "below" if gap["mean"] < 0 else "above"
+    net = f"{fmt.mean_se(abs(gap['mean']), gap['se'])} points a deal {side} its perfect-play margin"
+    if lost is None:  # a run made before the loss columns
+        out.append(f"With the bots on both sides the declaring team ends {net} (depends on the "
+                   "bots); this run's data does not split that between the two teams.")
         return out
     by_team = {row["team"]: row for row in lost.iter_rows(named=True)}
     declaring, defending = by_team["declaring"], by_team["defending"]
-    side = "below" if gap["mean"] < 0 else "above"
     out.append(f"The bots' card play leaves points on the table: the declaring team gives away "
                f"{fmt.mean_se(declaring['mean'], declaring['se'])} points a deal against perfect "
                f"play, the defenders {fmt.mean_se(defending['mean'], defending['se'])}; net, the "
-               f"declaring team ends {fmt.mean_se(abs(gap['mean']), gap['se'])} points a deal "
-               f"{side} its perfect-play margin (depends on the bots).")
+               f"declaring team ends {net} (depends on the bots).")
     return out
