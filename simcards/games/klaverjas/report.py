@@ -190,10 +190,11 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
         gap = stats.margin_gap_distribution(deals)
         charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
                          title="Bots' margin minus the perfect-play margin (declaring team)",
-                         xlabel="margin difference (bins of 10 points)", ylabel="share of deals (%)")
+                         xlabel="margin difference (bins of 20 points)", ylabel="share of deals (%)")
         figures.append(Figure("perfect_play_gap.png", "Share of deals by the declaring team's "
                               "margin with the bots minus its margin under perfect play, with 95% "
-                              "intervals; below 0 the declaring team left points on the table."))
+                              "intervals; below 0 the declaring team ended below perfect play. "
+                              "The end bins (-200 and 180) hold every deal beyond them."))
         selection = run.options.get("trump_selection", "forced")
         margins = stats.margin_gap_summary(deals)
         nat = stats.nat_perfect_vs_bots(deals, selection)

@@ -263,11 +263,12 @@ def has_perfect_play(lf: pl.LazyFrame) -> bool:
     return "dd_margin" in lf.collect_schema().names()
 
 
-def margin_gap_distribution(lf: pl.LazyFrame, width: int = 10) -> pl.DataFrame:
+def margin_gap_distribution(lf: pl.LazyFrame, width: int = 20, limit: int = 200) -> pl.DataFrame:
     """Share of deals by (bots' margin - perfect-play margin) of the declaring team, in bins of
-    ``width`` points (``bin``: the bin's start), with Wilson intervals."""
+    ``width`` points (``bin``: the bin's start), with Wilson intervals. The end bins, from
+    ``-limit`` and ``limit - width``, also hold the few deals beyond them."""
     gap = (pl.col("bot_margin").cast(pl.Int32) - pl.col("dd_margin").cast(pl.Int32))
-    binned = lf.select((gap // width * width).alias("bin"))
+    binned = lf.select((gap.clip(-limit, limit - width) // width * width).alias("bin"))
     counts = binned.group_by("bin").agg(pl.len().alias("hits"))
     total = binned.select(pl.len().alias("n"))
     return counts.join(total, how="cross").with_columns(wilson_columns()).sort("bin").collect()
