@@ -9,7 +9,7 @@ the gap between the bots' margin and the perfect-play one.
 
 Each position after a card is solved afresh with the search of _solve_kernels.py, the table of
 the deal's first solve kept (the hands do not change along the line, so its entries stay
-valid) and the value before the card as the guess: the whole line costs about a fifth of the
+valid) and the value before the card as the guess: the whole line adds about a third to the
 first solve. A card that was the seat's only legal one moves nothing and is not solved.
 """
 
