@@ -195,18 +195,18 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                               "margin with the bots minus its margin under perfect play, with 95% "
                               "intervals; below 0 the declaring team ended below perfect play. "
                               "The end bins (-200 and 180) hold every deal beyond them."))
-        selection = run.options.get("trump_selection", "forced")
+        selection = run.options.get("trump_selection")  # Kraken has none: forehand names trump
         margins = stats.margin_gap_summary(deals)
         nat = stats.nat_perfect_vs_bots(deals, selection)
         lost = stats.lost_points_summary(deals) if stats.has_lost_points(deals) else None
-        answers = perfect_play_answers(nat, margins, lost, run.options.get("trump_selection"), burden)
+        answers = perfect_play_answers(nat, margins, lost, selection, burden)
         tables += [
             Table("perfect_play_margins", margins,
                   "Mean margins per deal of the declaring team (se: standard error)"),
             Table("perfect_play_gap", gap, "Bots' margin minus perfect-play margin", show=False),
             Table("perfect_play_nat", nat,
                   "Nat rate under perfect play and with the bots, by trump suit",
-                  ["trump_selection", "trump_suit", "play", *RATE_COLUMNS]),
+                  (["trump_selection"] if selection else []) + ["trump_suit", "play", *RATE_COLUMNS]),
         ]
         if lost is not None:
             text += LOST_POINTS_TEXT

@@ -303,9 +303,9 @@ def lost_points_summary(lf: pl.LazyFrame) -> pl.DataFrame:
     return pl.concat(rows).collect()
 
 
-def nat_perfect_vs_bots(lf: pl.LazyFrame, selection: str) -> pl.DataFrame:
+def nat_perfect_vs_bots(lf: pl.LazyFrame, selection: str | None) -> pl.DataFrame:
     """Nat rate under perfect play (``dd_nat``) beside the bots' (``nat``), over all deals and
-    per trump suit, for the run's trump selection."""
+    per trump suit, for the run's trump selection (None: a ruleset without one)."""
     suit = pl.col("trump").replace_strict(list(range(4)), list(SUITS), return_dtype=pl.Utf8)
     out = []
     for play, flag in (("perfect", pl.col("dd_nat")), ("bots", pl.col("nat"))):
