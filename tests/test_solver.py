@@ -163,7 +163,7 @@ def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed
     for seat in range(4):
         remaining |= int(st_[SK.S_HAND + seat])
     future = NS.minimax(deal, end_bonus) - SK.played_margin(st_, game.tables, solver.ctx)
-    low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took)
+    low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took, deal.leader)
     assert low <= future <= high
 
 

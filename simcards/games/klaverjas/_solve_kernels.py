@@ -51,8 +51,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import driver, kernel
-from simcards.cards import highest_bit_index, lowest_bit_index, popcount
+from simcards._jit import driver, hot, kernel
+from simcards.cards import _count_leading_zeros, _count_trailing_zeros
 from simcards.games._state import (
     S_HAND,
     S_N_PLAYED,
@@ -70,7 +70,6 @@ from simcards.games.klaverjas._kernels import (
     S_TRICKS,
     S_TRUMP,
     card_beats,
-    card_points,
     legal_mask,
     new_state,
     rule,
@@ -87,6 +86,7 @@ from simcards.games.klaverjas.rules import (
     TRUMP_POINTS,
     R_PIT_BONUS,
     R_TABLE_ROEM,
+    T_POINTS,
     T_POWER,
     T_TABLE_FOUR,
     table_sequence_value,
@@ -95,6 +95,38 @@ from simcards.games.klaverjas.rules import (
 INF = np.int64(1) << 40
 # trump ranks from the strongest down (J 9 A 10 K Q 8 7)
 TRUMP_ORDER = np.argsort(-TRUMP_POWER_BY_RANK).astype(np.int64)
+
+# ---- the search's per-card helpers, inlined (``hot``): called at every node, a call each to
+# the shared kernels (arrays passed as seven words, a status check after each) cost more than
+# their bodies
+
+
+@hot
+def lowest_bit_index(x):
+    """`simcards.cards.lowest_bit_index`, inlined."""
+    return _count_trailing_zeros(x) & 63
+
+
+@hot
+def highest_bit_index(x):
+    """`simcards.cards.highest_bit_index`, inlined."""
+    return (63 - _count_leading_zeros(x | 1)) & 63
+
+
+@hot
+def popcount(x):
+    """Number of set bits of a non-negative int64 (`simcards.cards.popcount`, inlined)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@hot
+def card_points(T, trump, card):
+    """`klaverjas._kernels.card_points`, inlined."""
+    return T[T_POINTS + trump * 32 + card]
+
 
 # ---- the context array ``ctx``: search parameters and counters
 X_END = 0  # 4 slots: end bonus by ``took`` (bit 0: the declaring party took a trick, bit 1: the other)
@@ -163,7 +195,7 @@ def begin_solve(ctx, tt):
         ctx[X_GEN] = 1
 
 
-@kernel
+@hot
 def _power(T, trump, card):
     return T[T_POWER + 32 * trump + card]
 
@@ -409,10 +441,12 @@ def _sure_trumps(st, T, ctx, remaining, trump):
 
 
 @kernel
-def _future_bound(st, T, ctx, remaining, took):
-    """(lowest, highest) future margin at a trick boundary: one party takes every remaining
-    point, the last-trick 10 and all roem the remaining cards can still make, except the
-    points the other party surely wins (`_sure_trumps`)."""
+def _future_bound(st, T, ctx, remaining, took, leader):
+    """(lowest, highest) future margin at a trick boundary, ``leader`` to lead: one party takes
+    every remaining point, the last-trick 10 and all roem the remaining cards can still make,
+    except the points the other party surely wins: its top trumps (`_sure_trumps`) or, for the
+    leader's party, its quick tricks (`_quick_tricks`), whichever gives more (they may be the
+    same tricks, so they do not add up)."""
     trump = st[S_TRUMP] & 3
     points = LAST_TRICK_BONUS
     for suit in range(4):
@@ -422,34 +456,104 @@ def _future_bound(st, T, ctx, remaining, took):
     if ctx[X_ROEM] != 0:
         spread += _roem_bound(st, T, ctx, remaining, trump)
     owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
-    sure *= 2 * ctx[X_WEIGHT]
+    sure_declaring = sure if owner == 1 else 0
+    sure_other = sure if owner == 2 else 0
+    quick = _quick_tricks(st, T, ctx, remaining, leader, trump)
     reach = took | owner  # a party with a sure trick will have taken one
+    if quick > 0:
+        if (st[S_PARTY] >> leader) & 1:
+            sure_declaring = max(sure_declaring, quick)
+            reach |= 1
+        else:
+            sure_other = max(sure_other, quick)
+            reach |= 2
     low = INF
     high = -INF
     for end in range(4):  # the end bonus of every ``took`` this deal can still reach
         if end & reach == reach:
             low = min(low, ctx[X_END + end])
             high = max(high, ctx[X_END + end])
-    if owner == 1:
-        return low - spread + sure, high + spread
-    if owner == 2:
-        return low - spread, high + spread - sure
-    return low - spread, high + spread
+    weight = 2 * ctx[X_WEIGHT]
+    return low - spread + sure_declaring * weight, high + spread - sure_other * weight
+
+
+@hot
+def _sum_fields(packed, count):
+    """Sum of the first ``count`` 5-bit fields of ``packed``."""
+    total = 0
+    for _ in range(count):
+        total += packed & 31
+        packed >>= 5
+    return total
 
 
 @kernel
-def _last_trick(st, T, ctx, leader, took):
-    """Value of the last trick (every hand holds one card) plus the end bonus."""
+def _quick_tricks(st, T, ctx, remaining, leader, trump):
+    """Card points the party of ``leader`` surely wins at a trick boundary by cashing its top
+    cards at once (the quick tricks of double-dummy bridge). The leader leads its cards of a
+    plain suit that beat every remaining card of the suit in other hands; a seat holding trumps
+    follows suit as long as it has the suit, and is counted on for no more tricks than that (a
+    void opponent would ruff, a void partner may have to: Rotterdam makes it, and then the
+    partner leads), a seat without trumps cannot take such a trick at all; so each of these
+    tricks is the leader's and it keeps the lead. Then the leader's trumps above every other
+    remaining trump, which nobody can beat. Cashing a suit leaves the other suits' counts of
+    the seats with trumps untouched (they follow suit), so the suits add up. The points: the
+    leader's cashed cards, and of every other seat the cheapest cards it must follow with
+    (what it may discard counts 0); the last-trick 10 when these are all the tricks left."""
+    hand = st[S_HAND + leader]
+    trump_cards = np.int64(0xFF) << (8 * trump)
+    holds_trump = 0  # bit per seat: the seat holds a trump
+    for seat in range(4):
+        if st[S_HAND + seat] & trump_cards:
+            holds_trump |= 1 << seat
+    points = 0
+    tricks = 0
+    for suit in range(4):
+        base = 8 * suit
+        mine = (hand >> base) & 0xFF
+        if mine == 0:
+            continue
+        kind = 1 if suit == trump else 0
+        outside = ((remaining & ~hand) >> base) & 0xFF
+        mine_power = POWER_BITS[kind, mine]
+        outside_power = POWER_BITS[kind, outside]
+        top = mine_power
+        if outside_power:
+            top &= (outside_power & -outside_power) - 1
+        cash = popcount(top)
+        if cash == 0:
+            continue
+        if suit != trump:
+            for seat in range(4):
+                if seat != leader and (holds_trump >> seat) & 1:
+                    cash = min(cash, popcount((st[S_HAND + seat] >> base) & 0xFF))
+            if cash == 0:
+                continue
+        points += _sum_fields(POINTS_IN_ORDER[kind, mine], cash)
+        for seat in range(4):
+            if seat != leader:
+                theirs = (st[S_HAND + seat] >> base) & 0xFF
+                points += _sum_fields(CHEAPEST_FIRST[kind, theirs], min(cash, popcount(theirs)))
+        tricks += cash
+    if tricks == popcount(hand):
+        points += LAST_TRICK_BONUS
+    return points
+
+
+@kernel
+def _last_trick(st, T, ctx, leader, took, played):
+    """Value of the last trick plus the end bonus: every hand holds one card besides those of
+    ``played`` (the cards of the trick before, in `_two_tricks`; else none)."""
     trump = st[S_TRUMP] & 3
     party = st[S_PARTY]
-    best = lowest_bit_index(st[S_HAND + leader])
+    best = lowest_bit_index(st[S_HAND + leader] & ~played)
     win_pos = 0
     points = card_points(T, trump, best)
     mask = np.int64(1) << best
     seat = leader
     for pos in range(1, 4):
         seat = (seat + 1) & 3
-        card = lowest_bit_index(st[S_HAND + seat])
+        card = lowest_bit_index(st[S_HAND + seat] & ~played)
         points += card_points(T, trump, card)
         mask |= np.int64(1) << card
         if card_beats(card, best, trump, T):
@@ -462,6 +566,86 @@ def _last_trick(st, T, ctx, leader, took):
     if (party >> winner) & 1:
         return gain + ctx[X_END + (took | 1)]
     return ctx[X_END + (took | 2)] - gain
+
+
+@hot
+def _trick_header(st, seat, n, led, win_pos, best):
+    """The header slots `legal_mask` reads: ``seat`` to play the ``n``-th card of a trick led
+    by ``led``, ``best`` winning at ``win_pos``."""
+    st[S_TO_MOVE] = seat
+    st[S_N_PLAYED] = n
+    st[S_TRICK] = led
+    st[S_WIN_POS] = win_pos
+    st[S_TRICK + win_pos] = best
+
+
+@hot
+def _better(value, than, maximizing):
+    return value > than if maximizing else value < than
+
+
+@kernel
+def _two_tricks(st, T, ctx, leader, took):
+    """Exact future margin when every hand holds two cards, ``leader`` to lead: plain minimax
+    over the lines of the first trick (at most 16; the last trick follows, one card each)."""
+    trump = st[S_TRUMP] & 3
+    party = st[S_PARTY]
+    weight = ctx[X_WEIGHT]
+    roem_on = ctx[X_ROEM] != 0
+    seat1 = (leader + 1) & 3
+    seat2 = (leader + 2) & 3
+    seat3 = (leader + 3) & 3
+    max0 = (party >> leader) & 1
+    max1 = (party >> seat1) & 1
+    max2 = (party >> seat2) & 1
+    max3 = (party >> seat3) & 1
+    _trick_header(st, leader, 0, 0, 0, 0)
+    rest0 = legal_mask(st, T)
+    value0 = -INF if max0 else INF
+    while rest0:
+        card0 = lowest_bit_index(rest0)
+        rest0 &= rest0 - 1
+        _trick_header(st, seat1, 1, card0, 0, card0)
+        rest1 = legal_mask(st, T)
+        value1 = -INF if max1 else INF
+        while rest1:
+            card1 = lowest_bit_index(rest1)
+            rest1 &= rest1 - 1
+            best1, pos1 = (card1, 1) if card_beats(card1, card0, trump, T) else (card0, 0)
+            _trick_header(st, seat2, 2, card0, pos1, best1)
+            rest2 = legal_mask(st, T)
+            value2 = -INF if max2 else INF
+            while rest2:
+                card2 = lowest_bit_index(rest2)
+                rest2 &= rest2 - 1
+                best2, pos2 = (card2, 2) if card_beats(card2, best1, trump, T) else (best1, pos1)
+                _trick_header(st, seat3, 3, card0, pos2, best2)
+                rest3 = legal_mask(st, T)
+                value3 = -INF if max3 else INF
+                while rest3:
+                    card3 = lowest_bit_index(rest3)
+                    rest3 &= rest3 - 1
+                    pos3 = 3 if card_beats(card3, best2, trump, T) else pos2
+                    cards = ((np.int64(1) << card0) | (np.int64(1) << card1)
+                             | (np.int64(1) << card2) | (np.int64(1) << card3))
+                    gain = (card_points(T, trump, card0) + card_points(T, trump, card1)
+                            + card_points(T, trump, card2) + card_points(T, trump, card3)) * weight
+                    if roem_on:
+                        gain += trick_roem(cards, trump, T)
+                    winner = (leader + pos3) & 3
+                    if (party >> winner) & 1:
+                        line = gain + _last_trick(st, T, ctx, winner, took | 1, cards)
+                    else:
+                        line = _last_trick(st, T, ctx, winner, took | 2, cards) - gain
+                    if _better(line, value3, max3):
+                        value3 = line
+                if _better(value3, value2, max2):
+                    value2 = value3
+            if _better(value2, value1, max1):
+                value1 = value2
+        if _better(value1, value0, max0):
+            value0 = value1
+    return value0
 
 
 # ---- the search frames: one row of F_WIDTH slots per card played below the root (Numba's
@@ -529,7 +713,7 @@ def _enter(st, T, ctx, tt, F, at, only):
         if remaining == 0:
             return True, ctx[X_END + took]
         if popcount(st[S_HAND + seat]) == 1:
-            return True, _last_trick(st, T, ctx, leader, took)
+            return True, _last_trick(st, T, ctx, leader, took, np.int64(0))
         if only == ALL_CARDS:  # the table first: most probes hit, and the bound costs more
             key, key2, key3 = _table_key(st, T, ctx, remaining, leader, took)
             slot = _bucket(key, key2, key3, ctx[X_TT_BITS])
@@ -555,7 +739,12 @@ def _enter(st, T, ctx, tt, F, at, only):
                     return True, lower
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
-        low, high = _future_bound(st, T, ctx, remaining, took)
+        if popcount(st[S_HAND + seat]) == 2 and only == ALL_CARDS:
+            # two tricks left: solved exactly, and stored so (later tests cut on it)
+            value = _two_tricks(st, T, ctx, leader, took)
+            _store(tt, slot, key, key2, key3, remaining, value, -INF, INF, np.int64(-1))
+            return True, value
+        low, high = _future_bound(st, T, ctx, remaining, took, leader)
         if high <= alpha:
             return True, high
         if low >= beta:
@@ -610,6 +799,20 @@ def _power_order_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 # POWER_BITS[kind, byte]: the rank mask ``byte`` with bit i for the suit's i-th strongest rank
 POWER_ORDER, POINTS_IN_ORDER, POWER_BITS = _power_order_tables()
+
+
+def _cheapest_first_table() -> np.ndarray:
+    """[kind, byte]: the card points of the cards of an 8-bit rank mask, fewest first, 5 bits
+    each (kind 0 a plain suit, 1 the trumps)."""
+    table = np.zeros((2, 256), dtype=np.int64)
+    for kind, points in enumerate((PLAIN_POINTS, TRUMP_POINTS)):
+        for byte in range(256):
+            ascending = sorted(int(points[r]) for r in range(8) if byte >> r & 1)
+            table[kind, byte] = sum(v << (5 * i) for i, v in enumerate(ascending))
+    return table
+
+
+CHEAPEST_FIRST = _cheapest_first_table()
 
 
 @kernel
@@ -744,7 +947,7 @@ def _mapped_card(trump, stored, remaining, card):
     return -1
 
 
-@kernel
+@hot
 def _bucket(key, key2, key3, bits):
     """The table bucket of a key: two entries (a depth-preferred one, then an always-replace
     one), so the big subtrees near the root are not pushed out by the many small ones."""
@@ -753,7 +956,7 @@ def _bucket(key, key2, key3, bits):
     return (mixed >> (65 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
 
 
-@kernel
+@hot
 def _find(tt, slot, key, key2, key3):
     """Offset of the entry of (``key``, ``key2``, ``key3``) in bucket ``slot``, or -1."""
     e = 2 * slot * TT_WIDTH
@@ -766,44 +969,49 @@ def _find(tt, slot, key, key2, key3):
 
 
 @kernel
+def _store(tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
+    """Store ``value``, searched in the window (``alpha``, ``beta``), of the position of the
+    cards ``remaining`` and this key in bucket ``slot``, with its best lead (-1: none)."""
+    e = _find(tt, slot, key, key2, key3)
+    if e >= 0 and (tt[e + 5] >> 6) != remaining:
+        # the entry holds a position of the same key but other cards: start afresh
+        tt[e + 3] = -INF
+        tt[e + 4] = INF
+    if e < 0:
+        # replace the depth-preferred entry when it is stale (an older solve) or holds no more
+        # cards than this one; else the always-replace one
+        e = 2 * slot * TT_WIDTH
+        if ((tt[e] >> 36) == (key >> 36)
+                and popcount(tt[e + 5] >> 6) > popcount(remaining)):
+            e += TT_WIDTH
+        tt[e] = key
+        tt[e + 1] = key2
+        tt[e + 2] = key3
+        tt[e + 3] = -INF
+        tt[e + 4] = INF
+    if value <= alpha:
+        tt[e + 4] = min(tt[e + 4], value)
+    elif value >= beta:
+        tt[e + 3] = max(tt[e + 3], value)
+    else:
+        tt[e + 3] = value
+        tt[e + 4] = value
+    tt[e + 5] = (best_card & 63) | (remaining << 6)  # best lead and the cards
+
+
+@kernel
 def _finish(st, tt, F, at):
     """Store the settled value of the frame at ``at`` in the table; returns it."""
     value = F[at + F_VALUE]
     slot = F[at + F_SLOT]
     if slot >= 0:
-        key = F[at + F_KEY]
-        key2 = F[at + F_KEY2]
-        key3 = F[at + F_KEY3]
-        e = _find(tt, slot, key, key2, key3)
         remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
-        if e >= 0 and (tt[e + 5] >> 6) != remaining:
-            # the entry holds a position of the same key but other cards: start afresh
-            tt[e + 3] = -INF
-            tt[e + 4] = INF
-        if e < 0:
-            # replace the depth-preferred entry when it is stale (an older solve) or holds no more
-            # cards than this one; else the always-replace one
-            e = 2 * slot * TT_WIDTH
-            if ((tt[e] >> 36) == (key >> 36)
-                    and popcount(tt[e + 5] >> 6) > popcount(remaining)):
-                e += TT_WIDTH
-            tt[e] = key
-            tt[e + 1] = key2
-            tt[e + 2] = key3
-            tt[e + 3] = -INF
-            tt[e + 4] = INF
-        if value <= F[at + F_ALPHA0]:
-            tt[e + 4] = min(tt[e + 4], value)
-        elif value >= F[at + F_BETA0]:
-            tt[e + 3] = max(tt[e + 3], value)
-        else:
-            tt[e + 3] = value
-            tt[e + 4] = value
-        tt[e + 5] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)  # best lead and the cards
+        _store(tt, slot, F[at + F_KEY], F[at + F_KEY2], F[at + F_KEY3], remaining, value,
+               F[at + F_ALPHA0], F[at + F_BETA0], F[at + F_BEST_CARD])
     return value
 
 
-@kernel
+@hot
 def _set_position(F, at, leader, n, led, best, win_pos, trick_mask, trick_points, took, alpha, beta):
     F[at + F_LEADER] = leader
     F[at + F_N] = n
