@@ -229,7 +229,7 @@ def _set_order(ctx, T, trump):
         ctx[X_BEATERS + card] = beaters
 
 
-@kernel
+@hot
 def _append_ordered(F, at, k, cards, ctx, highest):
     """Append ``cards`` to the move list of the frame at ``at`` (``k`` moves there already), most
     points first when ``highest``, else fewest first (`_set_order`); returns the new length."""
@@ -269,7 +269,7 @@ def _roem_free(card, others, T):
     return True
 
 
-@kernel
+@hot
 def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
     """Is ``card`` interchangeable with a card of ``tried`` (both in the mover's ``hand``)?
     ``others``: every card still in play that the mover does not hold (other hands, the trick).
@@ -662,7 +662,7 @@ def new_frames() -> np.ndarray:
     return np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
 
 
-@kernel
+@hot
 def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, party, maximizing):
     """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
     table's move, then (leading or smearing on the partner's trick) the most points first;
@@ -691,7 +691,7 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
     return _append_ordered(F, at, k, second, ctx, False)
 
 
-@kernel
+@hot
 def _enter(st, T, ctx, tt, F, at, only):
     """Set up the node of the frame at ``at`` (its position slots filled in). Returns
     (True, value) when the node is settled at once (end of the deal, the last trick, a table
@@ -857,7 +857,7 @@ def _suit_field(st, base, byte, kind, roem_bits):
     return code | (np.int64(count) << 24)
 
 
-@kernel
+@hot
 def _table_key(st, T, ctx, remaining, leader, took):
     """The three key words of a trick-boundary position, keyed by *relative rank*
     (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
@@ -999,7 +999,7 @@ def _store(tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
     tt[e + 5] = (best_card & 63) | (remaining << 6)  # best lead and the cards
 
 
-@kernel
+@hot
 def _finish(st, tt, F, at):
     """Store the settled value of the frame at ``at`` in the table; returns it."""
     value = F[at + F_VALUE]
