@@ -383,23 +383,21 @@ def _roem_bound(st, T, ctx, remaining, trump):
     return roem
 
 
-@kernel
-def _smallest_points(hand, m, trump, T):
-    """The least card points ``m`` cards of ``hand`` can hold."""
+@hot
+def _smallest_points(hand, m, trump, T, ctx):
+    """The least card points ``m`` cards of ``hand`` can hold: its ``m`` first cards in the
+    order "fewest points first" of the solve (`_set_order`)."""
+    places = np.int64(0)
+    rest = hand
+    while rest:
+        places |= np.int64(1) << ctx[X_ORDER + 64 + lowest_bit_index(rest)]
+        rest &= rest - 1
     total = 0
-    taken = np.int64(0)
     for _ in range(m):
-        pick = -1
-        rest = hand & ~taken
-        while rest:
-            card = lowest_bit_index(rest)
-            rest &= rest - 1
-            if pick < 0 or card_points(T, trump, card) < card_points(T, trump, pick):
-                pick = card
-        if pick < 0:
+        if places == 0:
             break
-        taken |= np.int64(1) << pick
-        total += card_points(T, trump, pick)
+        total += card_points(T, trump, ctx[X_ORDER + 96 + lowest_bit_index(places)])
+        places &= places - 1
     return total
 
 
@@ -436,7 +434,7 @@ def _sure_trumps(st, T, ctx, remaining, trump):
     for seat in range(4):
         side = 1 if (party_seats >> seat) & 1 else 2
         if side != owner:
-            points += _smallest_points(st[S_HAND + seat], tricks, trump, T)
+            points += _smallest_points(st[S_HAND + seat], tricks, trump, T, ctx)
     return owner, points
 
 
@@ -540,7 +538,7 @@ def _quick_tricks(st, T, ctx, remaining, leader, trump):
     return points
 
 
-@kernel
+@hot
 def _last_trick(st, T, ctx, leader, took, played):
     """Value of the last trick plus the end bonus: every hand holds one card besides those of
     ``played`` (the cards of the trick before, in `_two_tricks`; else none)."""
@@ -742,7 +740,7 @@ def _enter(st, T, ctx, tt, F, at, only):
         if popcount(st[S_HAND + seat]) == 2 and only == ALL_CARDS:
             # two tricks left: solved exactly, and stored so (later tests cut on it)
             value = _two_tricks(st, T, ctx, leader, took)
-            _store(tt, slot, key, key2, key3, remaining, value, -INF, INF, np.int64(-1))
+            _store(st, ctx, tt, slot, key, key2, key3, remaining, value, -INF, INF, np.int64(-1))
             return True, value
         low, high = _future_bound(st, T, ctx, remaining, took, leader)
         if high <= alpha:
@@ -969,14 +967,18 @@ def _find(tt, slot, key, key2, key3):
 
 
 @kernel
-def _store(tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
+def _store(st, ctx, tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
     """Store ``value``, searched in the window (``alpha``, ``beta``), of the position of the
     cards ``remaining`` and this key in bucket ``slot``, with its best lead (-1: none)."""
     e = _find(tt, slot, key, key2, key3)
     if e >= 0 and (tt[e + 5] >> 6) != remaining:
-        # the entry holds a position of the same key but other cards: start afresh
-        tt[e + 3] = -INF
-        tt[e + 4] = INF
+        # the entry holds a position of the same key but other cards: its bounds, widened by
+        # the point shift, hold for this one too
+        shift = _point_shift(st[S_TRUMP] & 3, tt[e + 5] >> 6, remaining) * ctx[X_WEIGHT]
+        if tt[e + 3] > -INF:
+            tt[e + 3] -= shift
+        if tt[e + 4] < INF:
+            tt[e + 4] += shift
     if e < 0:
         # replace the depth-preferred entry when it is stale (an older solve) or holds no more
         # cards than this one; else the always-replace one
@@ -1000,13 +1002,13 @@ def _store(tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
 
 
 @hot
-def _finish(st, tt, F, at):
+def _finish(st, ctx, tt, F, at):
     """Store the settled value of the frame at ``at`` in the table; returns it."""
     value = F[at + F_VALUE]
     slot = F[at + F_SLOT]
     if slot >= 0:
         remaining = st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]
-        _store(tt, slot, F[at + F_KEY], F[at + F_KEY2], F[at + F_KEY3], remaining, value,
+        _store(st, ctx, tt, slot, F[at + F_KEY], F[at + F_KEY2], F[at + F_KEY3], remaining, value,
                F[at + F_ALPHA0], F[at + F_BETA0], F[at + F_BEST_CARD])
     return value
 
@@ -1060,7 +1062,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
             card = candidate
             break
         if card < 0:  # every card tried, or a cut-off: this frame is settled
-            result = _finish(st, tt, F, at)
+            result = _finish(st, ctx, tt, F, at)
             if depth == 0:
                 return result
             depth -= 1
