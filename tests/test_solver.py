@@ -151,9 +151,9 @@ def test_solving_a_finished_deal_is_refused():
        st.sampled_from((4, 8, 12)))
 def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed, cards_left):
     """The search cuts a position at a trick boundary when its future bound (one party takes
-    every point and roem but what the other surely wins) says the window cannot be reached: the
-    bound must hold the true future margin, or the solver would be wrong where the tests above
-    happen not to look."""
+    every point and roem but what the other surely wins: top trumps, the leader's quick tricks)
+    says the window cannot be reached: the bound must hold the true future margin, or the
+    solver would be wrong where the tests above happen not to look."""
     game, solver, state, deal, end_bonus = random_position(name, table_roem, trump, seed, cards_left)
     solver._prepare(state)
     st_ = np.array(state._st)
@@ -162,9 +162,11 @@ def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed
     remaining = 0
     for seat in range(4):
         remaining |= int(st_[SK.S_HAND + seat])
+    SK._set_order(solver.ctx, game.tables, trump)  # the solve's order tables (cheapest cards)
     future = NS.minimax(deal, end_bonus) - SK.played_margin(st_, game.tables, solver.ctx)
-    low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took, deal.leader)
-    assert low <= future <= high
+    for leader in (deal.leader, -1):  # with the leader's quick tricks, and without
+        low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took, leader)
+        assert low <= future <= high
 
 
 def test_run_packing_is_the_best_set_of_disjoint_runs():
@@ -276,3 +278,30 @@ def test_cards_that_can_still_make_roem_are_keyed_by_their_ranks():
     assert roem_cards(["9H 10H", "JH 7D", "7C 7S", "8S AS"], table_roem=True) == set()
     assert roem_cards(["KC 7D", "QC 8D", "AH 7H", "AS 7S"], table_roem=True) == {"KC", "QC"}  # stuk
     assert roem_cards(["KC QC", "7D 8D", "AH 7H", "AS 7S"], table_roem=True) == set()
+
+
+def test_quick_tricks_golden():
+    """Clubs trump, hearts led by seat 0 holding AH 10H above every other heart: both
+    opponents follow hearts twice, so two tricks: 11 + 10, the opponents' cheapest two hearts
+    (8H KH, 9H JH) and the partner's one heart (QH); the low spade is no quick trick. A partner
+    with a trump and one heart may have to ruff the second round (Rotterdam), so then one."""
+    game, solver = game_of("klaverjas-rotterdam", False)
+    st_ = np.array(game.deal(seed=1, index=0)._st)
+    st_[SK.S_TRUMP] = 0
+    SK._set_order(solver.ctx, game.tables, 0)
+
+    def quick(hands):
+        for seat, codes in enumerate(hands):
+            st_[SK.S_HAND + seat] = NK.cards_mask(NK.cards(codes))
+        remaining = sum(NK.cards_mask(NK.cards(codes)) for codes in hands)
+        return SK._quick_tricks(st_, game.tables, solver.ctx, np.int64(remaining), 0, 0)
+
+    assert quick(["AH 10H 7S", "KH 8H 7C", "QH 8S 9S", "JH 9H 8C"]) == 21 + 4 + 3 + 2
+    assert quick(["AH 10H 7S", "KH 8H 7C", "QH 8S 9C", "JH 9H 8C"]) == 11 + 0 + 3 + 0
+
+
+def test_card_values_of_a_two_trick_position():
+    """A restricted root (one card of the mover) is worth that card's line, not the best one:
+    the quick tricks, a bound on the best line, must not cut it (seed 0 of Rotterdam without
+    table roem, hearts trump, two tricks left: when they did, 7C came out at -20, not -8)."""
+    check_position("klaverjas-rotterdam", False, 1, 0, 8, with_values=True)

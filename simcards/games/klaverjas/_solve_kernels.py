@@ -440,7 +440,8 @@ def _sure_trumps(st, T, ctx, remaining, trump):
 
 @kernel
 def _future_bound(st, T, ctx, remaining, took, leader):
-    """(lowest, highest) future margin at a trick boundary, ``leader`` to lead: one party takes
+    """(lowest, highest) future margin at a trick boundary, ``leader`` to lead (-1: bounds that
+    hold for every line, without the quick tricks, which hold for the best): one party takes
     every remaining point, the last-trick 10 and all roem the remaining cards can still make,
     except the points the other party surely wins: its top trumps (`_sure_trumps`) or, for the
     leader's party, its quick tricks (`_quick_tricks`), whichever gives more (they may be the
@@ -456,7 +457,7 @@ def _future_bound(st, T, ctx, remaining, took, leader):
     owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure_declaring = sure if owner == 1 else 0
     sure_other = sure if owner == 2 else 0
-    quick = _quick_tricks(st, T, ctx, remaining, leader, trump)
+    quick = _quick_tricks(st, T, ctx, remaining, leader, trump) if leader >= 0 else 0
     reach = took | owner  # a party with a sure trick will have taken one
     if quick > 0:
         if (st[S_PARTY] >> leader) & 1:
@@ -742,7 +743,10 @@ def _enter(st, T, ctx, tt, F, at, only):
             value = _two_tricks(st, T, ctx, leader, took)
             _store(st, ctx, tt, slot, key, key2, key3, remaining, value, -INF, INF, np.int64(-1))
             return True, value
-        low, high = _future_bound(st, T, ctx, remaining, took, leader)
+        # a restricted root's value is that of its cards only: the quick tricks, which
+        # take the party's best cards, bound the position's value, not theirs
+        low, high = _future_bound(st, T, ctx, remaining, took,
+                                  leader if only == ALL_CARDS else -1)
         if high <= alpha:
             return True, high
         if low >= beta:
