@@ -128,6 +128,18 @@ def card_points(T, trump, card):
     return T[T_POINTS + trump * 32 + card]
 
 
+@hot
+def _trick_roem(cards, trump, T):
+    """`trick_roem` of a trick's ``cards``, called only when they hold three cards in sequence
+    of one suit, four of a rank or the trump king and queen (most tricks hold none)."""
+    runs = cards & (cards >> 1) & (cards >> 2) & np.int64(0x3F3F3F3F)
+    fours = cards & (cards >> 8) & (cards >> 16) & (cards >> 24) & 0xFF
+    stuk = T[T_STUK + trump]
+    if runs == 0 and fours == 0 and cards & stuk != stuk:
+        return 0
+    return trick_roem(cards, trump, T)
+
+
 # ---- the context array ``ctx``: search parameters and counters
 X_END = 0  # 4 slots: end bonus by ``took`` (bit 0: the declaring party took a trick, bit 1: the other)
 X_NODES = 4  # nodes searched (a counter the benchmark reads)
@@ -561,7 +573,7 @@ def _last_trick(st, T, ctx, leader, took, played):
     winner = (leader + win_pos) & 3
     gain = (points + LAST_TRICK_BONUS) * ctx[X_WEIGHT]
     if ctx[X_ROEM] != 0:
-        gain += trick_roem(mask, trump, T)
+        gain += _trick_roem(mask, trump, T)
     if (party >> winner) & 1:
         return gain + ctx[X_END + (took | 1)]
     return ctx[X_END + (took | 2)] - gain
@@ -630,7 +642,7 @@ def _two_tricks(st, T, ctx, leader, took):
                     gain = (card_points(T, trump, card0) + card_points(T, trump, card1)
                             + card_points(T, trump, card2) + card_points(T, trump, card3)) * weight
                     if roem_on:
-                        gain += trick_roem(cards, trump, T)
+                        gain += _trick_roem(cards, trump, T)
                     winner = (leader + pos3) & 3
                     if (party >> winner) & 1:
                         line = gain + _last_trick(st, T, ctx, winner, took | 1, cards)
@@ -1099,7 +1111,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
                 if (st[S_HAND] | st[S_HAND + 1] | st[S_HAND + 2] | st[S_HAND + 3]) == 0:
                     gain += LAST_TRICK_BONUS * weight
                 if roem_on:
-                    gain += trick_roem(mask, trump, T)
+                    gain += _trick_roem(mask, trump, T)
                 if (party >> winner) & 1:
                     new_took = F[at + F_TOOK] | 1
                 else:
