@@ -591,14 +591,21 @@ def _trick_header(st, seat, n, led, win_pos, best):
 
 
 @hot
-def _better(value, than, maximizing):
-    return value > than if maximizing else value < than
+def _take(value, child, low, high, maximizing):
+    """Alpha-beta at one level of `_two_tricks`: the level's (value, window low, window high,
+    cut-off) after a child's value."""
+    if maximizing:
+        value = max(value, child)
+        return value, max(low, value), high, value >= high
+    value = min(value, child)
+    return value, low, min(high, value), value <= low
 
 
 @kernel
 def _two_tricks(st, T, ctx, leader, took):
-    """Exact future margin when every hand holds two cards, ``leader`` to lead: plain minimax
-    over the lines of the first trick (at most 16; the last trick follows, one card each)."""
+    """Exact future margin when every hand holds two cards, ``leader`` to lead: alpha-beta in
+    the full window over the lines of the first trick (at most 16; the last trick follows, one
+    card each)."""
     trump = st[S_TRUMP] & 3
     party = st[S_PARTY]
     weight = ctx[X_WEIGHT]
@@ -613,12 +620,16 @@ def _two_tricks(st, T, ctx, leader, took):
     _trick_header(st, leader, 0, 0, 0, 0)
     rest0 = legal_mask(st, T)
     value0 = -INF if max0 else INF
+    low0 = -INF
+    high0 = INF
     while rest0:
         card0 = lowest_bit_index(rest0)
         rest0 &= rest0 - 1
         _trick_header(st, seat1, 1, card0, 0, card0)
         rest1 = legal_mask(st, T)
         value1 = -INF if max1 else INF
+        low1 = low0
+        high1 = high0
         while rest1:
             card1 = lowest_bit_index(rest1)
             rest1 &= rest1 - 1
@@ -626,6 +637,8 @@ def _two_tricks(st, T, ctx, leader, took):
             _trick_header(st, seat2, 2, card0, pos1, best1)
             rest2 = legal_mask(st, T)
             value2 = -INF if max2 else INF
+            low2 = low1
+            high2 = high1
             while rest2:
                 card2 = lowest_bit_index(rest2)
                 rest2 &= rest2 - 1
@@ -633,6 +646,8 @@ def _two_tricks(st, T, ctx, leader, took):
                 _trick_header(st, seat3, 3, card0, pos2, best2)
                 rest3 = legal_mask(st, T)
                 value3 = -INF if max3 else INF
+                low3 = low2
+                high3 = high2
                 while rest3:
                     card3 = lowest_bit_index(rest3)
                     rest3 &= rest3 - 1
@@ -648,14 +663,16 @@ def _two_tricks(st, T, ctx, leader, took):
                         line = gain + _last_trick(st, T, ctx, winner, took | 1, cards)
                     else:
                         line = _last_trick(st, T, ctx, winner, took | 2, cards) - gain
-                    if _better(line, value3, max3):
-                        value3 = line
-                if _better(value3, value2, max2):
-                    value2 = value3
-            if _better(value2, value1, max1):
-                value1 = value2
-        if _better(value1, value0, max0):
-            value0 = value1
+                    value3, low3, high3, cut = _take(value3, line, low3, high3, max3)
+                    if cut:
+                        break
+                value2, low2, high2, cut = _take(value2, value3, low2, high2, max2)
+                if cut:
+                    break
+            value1, low1, high1, cut = _take(value1, value2, low1, high1, max1)
+            if cut:
+                break
+        value0, low0, high0, cut = _take(value0, value1, low0, high0, max0)
     return value0
 
 
