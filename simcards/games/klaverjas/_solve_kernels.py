@@ -418,7 +418,7 @@ def _sure_trumps(st, T, ctx, remaining, trump):
     """(party, points) a party surely wins: the top remaining trumps held by one party (1: the
     declaring party, 2: the other, 0: none) each take the trick they fall in, since every
     higher trump lies in the same party; those tricks also hold one card of each opponent's
-    hand, at least its cheapest."""
+    hand, at least its cheapest, and of each hand of the party that holds none of them."""
     party_seats = st[S_PARTY]
     mine = np.int64(0)
     for seat in range(4):
@@ -445,8 +445,9 @@ def _sure_trumps(st, T, ctx, remaining, trump):
         tricks = max(tricks, popcount(st[S_HAND + seat] & sure))
     for seat in range(4):
         side = 1 if (party_seats >> seat) & 1 else 2
-        if side != owner:
-            points += _smallest_points(st[S_HAND + seat], tricks, trump, T, ctx)
+        hand = st[S_HAND + seat]
+        if side != owner or hand & sure == 0:
+            points += _smallest_points(hand, tricks, trump, T, ctx)
     return owner, points
 
 
