@@ -26,16 +26,25 @@ Techniques:
   take part in roem, and per suit only who holds its cards in power order. Positions of one key
   play alike (same legal cards, trick winners and roem) and their values differ by at most the
   points of the matched cards (`_point_shift`): an entry stored for other cards hands out its
-  bounds widened by that much. Entries carry a lower and an upper bound, the best lead, the
-  cards they were stored for and a generation stamp, so a new solve needs no clearing; buckets
-  of two entries, one kept for the position with more cards, one always replaced;
+  bounds widened by that much, and a position that takes the entry over keeps them so widened
+  (they hold for it too) before its own result tightens them. Entries carry a lower and an
+  upper bound, the best lead, the cards they were stored for and a generation stamp, so a new
+  solve needs no clearing; buckets of two entries, one kept for the position with more cards,
+  one always replaced;
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
   last-trick 10 and all roem still possible (runs only from cards in different hands, the best
   set of disjoint runs per suit), except what the other party surely wins: the top trumps one
-  party holds take their tricks (`_sure_trumps`), and a party sure of a trick cannot be pit;
+  party holds take their tricks (`_sure_trumps`), or the leader's party cashes its quick tricks
+  (`_quick_tricks`: its top cards of a suit while the seats that could ruff must follow), and a
+  party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
+  a position's value but not that of a restricted root's cards;
 - move ordering: the table's best lead first, then cards by a cheap heuristic (win cheaply,
   smear points on a partner's trick, duck low);
-- the last trick is scored without recursion (one card each, nothing to choose);
+- the last two tricks are solved exactly without the frames (`_two_tricks`: alpha-beta over at
+  most 16 lines of the first, the last one card each) after a table miss, and stored as exact,
+  so the later tests of the value search cut on them;
+- the per-node helpers are inlined into the search loop (``hot``): a call to a compiled
+  function passes each array as seven words, more than the work of most of these helpers;
 - rank equivalence, done carefully: two cards of one hand are interchangeable only when they
   have no points, no card held by another seat or lying in the trick sits between them in
   power, and (with table roem) neither can still take part in a sequence or four of a kind
