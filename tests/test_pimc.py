@@ -427,3 +427,39 @@ def test_pimc_suggests_a_legal_card_in_kraken():
     for _ in range(5):
         state.play(sorted(state.legal_moves())[0])
     assert state.suggest("pimc", {"samples": 2}) in state.legal_moves()
+
+
+def test_a_pimc_run_reports_its_duplicate_result_in_plain_words(tmp_path):
+    """A run with a pimc seat and no perfect-play columns: the report's "Against perfect play"
+    section opens with pimc against heuristic in duplicate, in words and as a table."""
+    from simcards.cli import main
+
+    cfg = tmp_path / "pimc.toml"
+    cfg.write_text(f'name = "pimc"\nruleset = "klaverjas-rotterdam"\ndeals = 4\nseed = 2\n'
+                   f'workers = 1\noutput = "{tmp_path / "results"}"\n'
+                   '[[bots]]\nkind = "pimc"\nparams = { samples = 1 }\n'
+                   '[[bots]]\nkind = "heuristic"\n[[bots]]\nkind = "heuristic"\n'
+                   '[[bots]]\nkind = "heuristic"\n')
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    assert main(["report", str(tmp_path / "results" / "pimc"), "--out", str(tmp_path / "r")]) == 0
+    md = (tmp_path / "r" / "pimc" / "report.md").read_text()
+    section = md[md.index("## Against perfect play"):]
+    assert "- With pimc at seat 0, team 0 scores" in section and "4 deals" in section
+    assert "double_dummy option is off" in section and "| 0 | 0 | 4 |" in section
+
+
+def test_the_pimc_answer_says_better_worse_or_not_shown():
+    import polars as pl
+    from simcards.games.klaverjas.report import pimc_answer
+
+    def row(mean, lo, hi, seats="0"):
+        return pl.DataFrame({"pimc_seats": [seats], "team": [0], "deals": [500],
+                             "mean_score_difference": [mean], "se": [1.0], "lo": [lo], "hi": [hi]})
+
+    assert pimc_answer(row(7.3, 3.0, 11.5)) == (
+        "With pimc at seat 0, team 0 scores 7.3 points a deal more than with heuristic bots "
+        "there on the same deals (95% interval +3.0 to +11.5, 500 deals): pimc plays better.")
+    assert pimc_answer(row(-4.0, -6.0, -2.0, "0, 2")).startswith(
+        "With pimc at seats 0, 2, team 0 scores 4.0 points a deal less")
+    assert pimc_answer(row(-4.0, -6.0, -2.0)).endswith("pimc plays worse.")
+    assert pimc_answer(row(0.4, -2.4, 3.2)).endswith("no difference shown at this size.")
