@@ -42,13 +42,18 @@ def write(out_dir: Path, python: str, only: list[str] | None = None, scale: floa
         if only and config.stem not in only:
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            probe = subprocess.run([python, "-c", "import sys, simcards.config as c; "
-                                    f"print(c.load_config(sys.argv[1]).units_name)", str(config)],
-                                   capture_output=True, text=True, check=True)
-            units = max(1, int(SMALL[probe.stdout.strip()] * scale))
+            # run from the empty folder: ``python -m`` and ``-c`` put the working directory
+            # first on sys.path, so from a checkout they would import its simcards, not the
+            # one of ``python``'s environment
+            probe = subprocess.run([python, "-c", "import sys, simcards, simcards.config as c; "
+                                    f"print(c.load_config(sys.argv[1]).units_name, "
+                                    f"simcards.__file__)", str(config)],
+                                   capture_output=True, text=True, check=True, cwd=tmp)
+            units_name, package = probe.stdout.split()
+            units = max(1, int(SMALL[units_name] * scale))
             subprocess.run([python, "-m", "simcards.cli", "run", str(config), "--deals", str(units),
                             "--out", tmp, "--quiet", "--workers", "2"], check=True,
-                           capture_output=True)
+                           capture_output=True, cwd=tmp)
             run_dir = next(Path(tmp).iterdir())
             for kind in ("deals", "matches"):
                 parts = sorted((run_dir / kind).glob("part-*.parquet"))
@@ -57,7 +62,7 @@ def write(out_dir: Path, python: str, only: list[str] | None = None, scale: floa
                 frame = pl.concat([pl.read_parquet(p) for p in parts])
                 key = "deal_index" if kind == "deals" else "match_index"
                 frame.sort(key).write_parquet(out_dir / f"{config.stem}.{kind}.parquet")
-        print(f"{config.stem}: {units:,} units written", flush=True)
+        print(f"{config.stem}: {units:,} units written by {Path(package).parent}", flush=True)
 
 
 def compare(old_dir: Path, new_dir: Path, renamed: dict[str, str]) -> int:

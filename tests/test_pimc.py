@@ -1,6 +1,7 @@
 """The `pimc` bot (simcards/games/klaverjas/_pimc.py): what the play shows about each seat
 (``S_NOT_HELD``, ``S_PLAYED_BY``), samples that agree with what the seat knows and are uniform
-among the deals that do, Kraken's hand roem in the samples, legal cards, reproducible runs."""
+among the deals that do, Kraken's hand roem and bids in the samples, legal cards, reproducible
+runs."""
 
 from __future__ import annotations
 
@@ -309,6 +310,88 @@ def test_kraken_samples_count_the_hand_roem_of_their_dealt_hands():
     assert differs
 
 
+# ---------------------------------------------------------------- Kraken: what the bids tell
+
+
+def bidding_of(state) -> int:
+    return int(state._st[K.S_BIDDING])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["kraken-contra", "kraken-scorebord"]))
+def test_the_true_deal_agrees_with_the_bids_heuristic_bots_made(seed, name):
+    """The bids of a deal are kept in the state, and replaying the bidding with one parameter row
+    for every seat (as pimc's samples do) on the true hands gives them back; a record with
+    another bidder does not agree."""
+    game = simcards.load(name)
+    rng = random.Random(seed)
+    hands, dealer, _ = random_deal(rng, game)
+    state = game.deal(hands, dealer=dealer)  # the heuristic bots name trump and bid
+    _, params = game.resolve_bots(["heuristic"] * 4)
+    record = bidding_of(state)
+    bidders = [-1, -1, -1]
+    for entry in state.bidding:
+        if entry["takes"]:
+            bidders[game.bid_names.index(entry["bid"]) - 1] = entry["seat"]
+    assert record == KP.pack_bidding(np.array(bidders, dtype=np.int64)) and record & 1
+    dealt = np.array(state.dealt, dtype=np.int64)
+    scratch = np.zeros(4, dtype=np.int64)
+    assert KP.bidding_agrees(record, dealt, state._st, game.tables, params[0], scratch)
+    other = list(bidders)
+    other[0] = -1 if bidders[0] >= 0 else (state.declarer + 1) % 4
+    wrong = KP.pack_bidding(np.array(other, dtype=np.int64))
+    assert not KP.bidding_agrees(wrong, dealt, state._st, game.tables, params[0], scratch)
+
+
+def test_a_deal_with_a_given_bid_has_no_bidding_record_and_replays_keep_it():
+    game = simcards.load("kraken-contra")
+    hands, dealer, trump = random_deal(random.Random(3), game)
+    assert bidding_of(game.deal(hands, dealer=dealer, trump=trump, bid=0)) == 0
+    kinds, params = game.resolve_bots(["heuristic"] * 4)
+    for index in range(16):  # the deals of match 0
+        state = game.deal(seed=5, index=index)
+        assert bidding_of(state) & 1
+        row, _ = game.run_deal(5, index, kinds, params)  # a replay's state, from the deal's row
+        assert bidding_of(game.state_from_row(row, kinds, params)) == bidding_of(state)
+
+
+def kraak_position():
+    """A kraken-contra deal where a defender kraaked, played to the declarer's first card."""
+    game = simcards.load("kraken-contra")
+    deals = game.simulate_chunk(4, seed=4)["deals"]
+    index = deals.filter(deals["bid"] >= 1)["deal_index"][0]
+    state = game.deal(seed=4, index=index)
+    assert state.bid >= 1
+    while state.to_move != state.declarer:
+        state.play(sorted(state.legal_moves())[0])
+    return game, state
+
+
+def test_kraken_samples_agree_with_a_kraak():
+    """The declarer's samples after a kraak: with the filter nearly every one gives the krakers
+    hands that heuristic bots would have kraaked with; without it few do."""
+    game, state = kraak_position()
+    s = state._st
+    seat = state.to_move
+    _, params = game.resolve_bots(["pimc"] * 4)
+    record = bidding_of(state)
+    scratch = np.zeros(4, dtype=np.int64)
+    agree = {}
+    for tries in (0, 64):
+        row = params[seat].copy()
+        row[P_CONTRACT_TRIES] = tries
+        work = np.zeros(_pimc.WORK_SIZE, dtype=np.int64)
+        rng = stream_state(7, 0, 9)
+        _pimc.pimc_begin(seat, s, game.tables, rng, work)
+        hits = 0
+        for _ in range(100):
+            KP.kraken_draw(seat, s, game.tables, row, np.int64(tries), rng, work)
+            dealt = work[_pimc.W_DEALT:_pimc.W_DEALT + 4]
+            hits += KP.bidding_agrees(record, dealt, s, game.tables, row, scratch)
+        agree[tries] = hits
+    assert agree[64] >= 95 and agree[0] <= 60, agree
+
+
 # ---------------------------------------------------------------- the bot in runs
 
 
@@ -344,3 +427,39 @@ def test_pimc_suggests_a_legal_card_in_kraken():
     for _ in range(5):
         state.play(sorted(state.legal_moves())[0])
     assert state.suggest("pimc", {"samples": 2}) in state.legal_moves()
+
+
+def test_a_pimc_run_reports_its_duplicate_result_in_plain_words(tmp_path):
+    """A run with a pimc seat and no perfect-play columns: the report's "Against perfect play"
+    section opens with pimc against heuristic in duplicate, in words and as a table."""
+    from simcards.cli import main
+
+    cfg = tmp_path / "pimc.toml"
+    cfg.write_text(f'name = "pimc"\nruleset = "klaverjas-rotterdam"\ndeals = 4\nseed = 2\n'
+                   f'workers = 1\noutput = "{tmp_path / "results"}"\n'
+                   '[[bots]]\nkind = "pimc"\nparams = { samples = 1 }\n'
+                   '[[bots]]\nkind = "heuristic"\n[[bots]]\nkind = "heuristic"\n'
+                   '[[bots]]\nkind = "heuristic"\n')
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    assert main(["report", str(tmp_path / "results" / "pimc"), "--out", str(tmp_path / "r")]) == 0
+    md = (tmp_path / "r" / "pimc" / "report.md").read_text()
+    section = md[md.index("## Against perfect play"):]
+    assert "- With pimc at seat 0, team 0 scores" in section and "4 deals" in section
+    assert "double_dummy option is off" in section and "| 0 | 0 | 4 |" in section
+
+
+def test_the_pimc_answer_says_better_worse_or_not_shown():
+    import polars as pl
+    from simcards.games.klaverjas.report import pimc_answer
+
+    def row(mean, lo, hi, seats="0"):
+        return pl.DataFrame({"pimc_seats": [seats], "team": [0], "deals": [500],
+                             "mean_score_difference": [mean], "se": [1.0], "lo": [lo], "hi": [hi]})
+
+    assert pimc_answer(row(7.3, 3.0, 11.5)) == (
+        "With pimc at seat 0, team 0 scores 7.3 points a deal more than with heuristic bots "
+        "there on the same deals (95% interval +3.0 to +11.5, 500 deals): pimc plays better.")
+    assert pimc_answer(row(-4.0, -6.0, -2.0, "0, 2")).startswith(
+        "With pimc at seats 0, 2, team 0 scores 4.0 points a deal less")
+    assert pimc_answer(row(-4.0, -6.0, -2.0)).endswith("pimc plays worse.")
+    assert pimc_answer(row(0.4, -2.4, 3.2)).endswith("no difference shown at this size.")

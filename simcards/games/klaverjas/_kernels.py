@@ -68,7 +68,10 @@ S_TRICKS = S_GAME + 4  # 2 slots: tricks per team
 S_SHOWS = S_GAME + 6  # 1: keep the two blocks below
 S_PLAYED_BY = S_GAME + 7  # 4 slots: the cards each seat has played
 S_NOT_HELD = S_GAME + 11  # 4 slots: cards each seat has shown it cannot hold (`shown_not_held`)
-STATE_SIZE = S_GAME + 15
+# What the bidding after trump showed, for pimc's samples: 0 when nothing is known (Klaverjassen
+# has no bids); a game with bids packs its record here (Kraken: kraken/_play.py, `pack_bidding`)
+S_BIDDING = S_GAME + 15
+STATE_SIZE = S_GAME + 16
 
 __all__ = ["S_DEALER", "S_DECLARER", "S_HAND", "S_LAST_WINNER", "S_LEADER", "S_N_PLAYED",
            "S_PLAYED", "S_TO_MOVE", "S_TRICK", "S_TRICK_NO", "S_VOIDS", "S_WIN_POS"]

@@ -13,8 +13,9 @@ each is equally likely: `prepare_sampler` counts the completions once per decisi
 `draw_hands` deals card by card with the exact odds. What the contract tells is used by
 rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
 weights and threshold) to the deal's trump and declarer is drawn again, up to
-``contract_tries`` times, after which the last draw stands (`contract_agrees`). The end bonus
-of a sample is the pit bonus; Kraken adds the hand roem of the sample's dealt hands (their
+``contract_tries`` times, after which the last draw stands (`contract_agrees`; Kraken asks
+its bids too, from the record the state keeps in S_BIDDING: kraken/_play.py, `kraken_draw`).
+The end bonus of a sample is the pit bonus; Kraken adds the hand roem of the sample's dealt hands (their
 cards still held plus the cards each seat played, ``S_PLAYED_BY``) where its rules count it
 (simcards/games/kraken/_play.py, `kraken_pimc_card`).
 
@@ -252,23 +253,37 @@ def contract_agrees(st, dealt, T, params):
 
 
 @kernel
-def pimc_draw(seat, st, T, params, tries, rng, work):
-    """Deal one sample into the work array's sample state, and its dealt hands (the cards each
-    seat holds in the sample plus those it played) into ``work[W_DEALT:]``: up to ``tries``
-    draws until one agrees with the contract (`contract_agrees`), else the last one."""
+def deal_sample(seat, st, rng, work):
+    """One draw of the unseen cards into ``work[W_HANDS:]``, and its dealt hands (the cards each
+    seat holds in it plus those it played) into ``work[W_DEALT:]``."""
     hands = work[W_HANDS:W_DEALT]
     dealt = work[W_DEALT:W_VALUES]
-    for _ in range(max(1, tries)):
-        draw_hands(st, seat, work[W_SAMPLER:W_HANDS], rng, hands)
-        for s in range(4):
-            dealt[s] = hands[s] | st[S_PLAYED_BY + s]
-        if tries <= 0 or contract_agrees(st, dealt, T, params):
-            break
+    draw_hands(st, seat, work[W_SAMPLER:W_HANDS], rng, hands)
+    for s in range(4):
+        dealt[s] = hands[s] | st[S_PLAYED_BY + s]
+
+
+@kernel
+def keep_sample(st, work):
+    """The position of ``st`` with the hands of the last draw, into the sample state."""
     sample = work[W_SAMPLE:W_SAMPLER]
     for i in range(STATE_SIZE):
         sample[i] = st[i]
     for s in range(4):
-        sample[S_HAND + s] = hands[s]
+        sample[S_HAND + s] = work[W_HANDS + s]
+
+
+@kernel
+def pimc_draw(seat, st, T, params, tries, rng, work):
+    """Deal one sample into the work array's sample state (`deal_sample`, `keep_sample`): up to
+    ``tries`` draws until one agrees with the contract (`contract_agrees`), else the last one.
+    (Kraken also asks the bidding: kraken/_play.py, `kraken_draw`.)"""
+    dealt = work[W_DEALT:W_VALUES]
+    for _ in range(max(1, tries)):
+        deal_sample(seat, st, rng, work)
+        if tries <= 0 or contract_agrees(st, dealt, T, params):
+            break
+    keep_sample(st, work)
 
 
 @kernel

@@ -79,8 +79,8 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
                                  "card points"),
         ("samples", 20.0, "pimc: deals sampled and solved double-dummy at each card decision"),
         ("contract_tries", 16.0, "pimc: draws per sample until one agrees with the trump choice "
-                                 "(heuristic bots' evaluator and threshold); after that many the "
-                                 "last draw is used, 0 never filters"),
+                                 "(heuristic bots' evaluator and threshold) and in Kraken the "
+                                 "bids; after that many the last draw is used, 0 never filters"),
     )
 
 

@@ -186,6 +186,12 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
             "can exceed it when the defenders err. Every figure beside perfect play depends on "
             "the bots.")
     answers = []
+    if not stats.has_perfect_play(deals):  # a pimc run without the perfect-play columns
+        text = ("The pimc bot plays by the double-dummy solver: at each card it deals the cards "
+                "it cannot see many times, solves every such deal with all hands open and plays "
+                "the card with the best mean result. Its strength is measured in duplicate: the "
+                "same deals replayed with heuristic bots at its seats. This run has no "
+                "perfect-play columns (the double_dummy option is off).")
     if stats.has_perfect_play(deals):
         gap = stats.margin_gap_distribution(deals)
         charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
@@ -217,12 +223,31 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
     tables += extra_tables or []
     figures += extra_figures or []
     if duplicate is not None:
+        answers.append(pimc_answer(duplicate))
         tables.append(Table("pimc_duplicate", duplicate,
                             "pimc against heuristic in duplicate: the same deals replayed with "
                             "heuristic at the pimc seats; the team's score per deal, pimc run "
                             "minus replay, with its 95% interval"))
     return Section("Against perfect play", text + extra_text, figures=figures, tables=tables,
                    headlines=answers)
+
+
+def pimc_answer(duplicate: pl.DataFrame) -> str:
+    """pimc against heuristic in plain words, from `duplicate_against_heuristic`'s row."""
+    row = duplicate.row(0, named=True)
+    seats = row["pimc_seats"]
+    where = f"seat{'s' if ',' in seats else ''} {seats}"
+    mean, lo, hi = row["mean_score_difference"], row["lo"], row["hi"]
+    if lo > 0:
+        verdict = "pimc plays better"
+    elif hi < 0:
+        verdict = "pimc plays worse"
+    else:
+        verdict = "no difference shown at this size"
+    more = "more" if mean >= 0 else "less"
+    return (f"With pimc at {where}, team {row['team']} scores {abs(mean):.1f} points a deal {more} "
+            f"than with heuristic bots there on the same deals (95% interval {lo:+.1f} to "
+            f"{hi:+.1f}, {fmt.count(row['deals'])} deals): {verdict}.")
 
 
 LOST_POINTS_TEXT = (

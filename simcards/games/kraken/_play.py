@@ -23,6 +23,7 @@ from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
 from simcards.games._rows import ensure_columns
 from simcards.games.klaverjas._kernels import (
+    S_BIDDING,
     S_DECLARER,
     S_SHOWS,
     S_TO_MOVE,
@@ -39,9 +40,11 @@ from simcards.games.klaverjas._pimc import (
     W_DEALT,
     W_GAME,
     W_TT,
+    contract_agrees,
+    deal_sample,
+    keep_sample,
     pimc_begin,
     pimc_best,
-    pimc_draw,
     pimc_solve,
     pimc_work_size,
 )
@@ -166,13 +169,56 @@ WORK_SIZE = W_SEED + 8
 W_PIMC = WORK_SIZE  # the pimc bot's scratch follows, when a seat is pimc (`pimc_work_size`)
 
 
-assert 2 + AWARD_SIZE <= GAME_SCRATCH  # `kraken_pimc_card`'s scratch in the pimc work array
+# `kraken_pimc_card`'s scratch in the pimc work array: trick counts, the award, the bidding's
+W_BID_SCRATCH = 2 + AWARD_SIZE
+assert W_BID_SCRATCH + 4 <= GAME_SCRATCH
+
+
+@kernel
+def pack_bidding(bidders):
+    """The bidding record of ``st[S_BIDDING]``: bit 0 set (a record is known), then 3 bits per
+    bid level, the seat that made it plus one (0: nobody)."""
+    record = np.int64(1)
+    for level in range(bidders.shape[0]):
+        record |= np.int64(bidders[level] + 1) << (3 * level + 1)
+    return record
+
+
+@kernel
+def bidding_agrees(record, dealt, st, T, params, scratch):
+    """Would heuristic bots, every seat with the pimc seat's ``params``, dealt ``dealt`` have bid
+    as the ``record`` says after the deal's trump? ``scratch``: 4 int64 slots."""
+    kinds = scratch[0:1]
+    kinds[0] = kbots.HEURISTIC
+    bidders = scratch[1:4]
+    run_bidding(dealt, st[S_TRUMP] & 3, st[S_DECLARER] & 3, krule(T, KR_MAX_BID), T, kinds,
+                params.reshape((1, params.shape[0])), params[:0], bidders)
+    return pack_bidding(bidders) == record
+
+
+@kernel
+def kraken_draw(seat, st, T, params, tries, rng, work):
+    """`_pimc.pimc_draw` that also asks the bidding: up to ``tries`` draws until one agrees with
+    the trump forehand named and, when the state holds a bidding record, with the bids
+    (`bidding_agrees`), else the last one."""
+    record = st[S_BIDDING]
+    dealt = work[W_DEALT:W_DEALT + 4]
+    scratch = work[W_GAME + W_BID_SCRATCH:W_GAME + W_BID_SCRATCH + 4]
+    for _ in range(max(1, tries)):
+        deal_sample(seat, st, rng, work)
+        if tries <= 0:
+            break
+        if contract_agrees(st, dealt, T, params) and (
+                record == 0 or bidding_agrees(record, dealt, st, T, params, scratch)):
+            break
+    keep_sample(st, work)
 
 
 @kernel
 def kraken_pimc_card(seat, legal, st, T, params, rng, work):
-    """`_pimc.pimc_card` with Kraken's end bonus per sample: the pit bonus plus the hand roem and
-    stuk of the sample's dealt hands, as `hand_roem_end_bonus` awards them by who takes a trick."""
+    """`_pimc.pimc_card` with Kraken's samples (`kraken_draw`: the bids tell too) and end bonus
+    per sample: the pit bonus plus the hand roem and stuk of the sample's dealt hands, as
+    `hand_roem_end_bonus` awards them by who takes a trick."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     own = pimc_begin(seat, st, T, rng, work)
@@ -181,7 +227,7 @@ def kraken_pimc_card(seat, legal, st, T, params, rng, work):
     award = work[W_GAME + 2:W_GAME + 2 + AWARD_SIZE]
     tries = np.int64(params[kbots.P_CONTRACT_TRIES])
     for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
-        pimc_draw(seat, st, T, params, tries, rng, work)
+        kraken_draw(seat, st, T, params, tries, rng, work)
         set_pit_bonus(work[W_CTX:W_TT], T)
         hand_roem_end_bonus(work[W_DEALT:W_DEALT + 4], st[S_TRUMP] & 3, st[S_DECLARER], T,
                             tricks, award, end)
@@ -251,6 +297,7 @@ def kraken_deal(T, kinds, params, work, est, rng):
     work[W_ESTIMATE] = np.int64(np.round(trump_est))
     st = work[W_ST:W_ST + STATE_SIZE]
     new_state(st, hands, work[W_DEALER], trump, (work[W_DEALER] + 1) % 4)
+    st[S_BIDDING] = pack_bidding(work[W_BIDDERS:W_BIDDERS + 3])
     reset_stream(rng, seed, index, STREAM_PLAY)
     play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32], work[W_PIMC:])
     settle(st, hands, level, T, work[W_SETTLE:W_SETTLE + SETTLE_SIZE])

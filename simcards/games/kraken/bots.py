@@ -122,8 +122,10 @@ def run_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidd
 
     Level 1 (kraak) and 3 (superkraak) are the defenders', the seat after the declarer first;
     level 2 (rekraak / overkraak) the playing team's, the declarer first. ``est_out[2*(l-1)+j]``
-    gets the estimate of the j-th seat to decide level l (NaN when it did not decide);
-    ``bidder_out[l-1]`` the seat that made bid l (-1 when nobody did)."""
+    gets the estimate of the j-th seat to decide level l (NaN when it did not decide; a shorter
+    ``est_out`` keeps only the estimates that fit); ``bidder_out[l-1]`` the seat that made bid l
+    (-1 when nobody did). ``kinds`` and the rows of ``params`` are by seat; with fewer rows than
+    seats they repeat (one row: every seat bids alike, as the pimc bot's samples assume)."""
     for i in range(est_out.shape[0]):
         est_out[i] = np.nan
     for i in range(bidder_out.shape[0]):
@@ -139,9 +141,11 @@ def run_bidding(hands, trump, declarer, max_bid, T, kinds, params, est_out, bidd
             for b in range(bid - 1):
                 if bidder_out[b] == (seat + 2) % 4:
                     partner_bids += 1
-            est = bid_estimate(hands[seat], trump, bid, j, partner_bids, T, params[seat])
-            est_out[2 * (bid - 1) + j] = est
-            if takes_bid(kinds[seat], bid, est, params[seat]):
+            row = params[seat % params.shape[0]]
+            est = bid_estimate(hands[seat], trump, bid, j, partner_bids, T, row)
+            if 2 * (bid - 1) + j < est_out.shape[0]:
+                est_out[2 * (bid - 1) + j] = est
+            if takes_bid(kinds[seat % kinds.shape[0]], bid, est, row):
                 level = bid
                 bidder_out[bid - 1] = seat
                 break

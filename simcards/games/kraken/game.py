@@ -224,6 +224,7 @@ class KrakenGame(Game):
         state.estimate = float(estimate)
         if bid is None:
             state.bidding = self._bidding_record(estimates, bidders, level, (dealer + 1) % 4)
+            state.know_bidders(bidders)
         return state
 
     def state_from_row(self, row: dict, kinds, params) -> KrakenState:
@@ -238,6 +239,7 @@ class KrakenGame(Game):
         estimates = [row[f"est_{name}_{j}"] for name in names for j in (1, 2)]
         bidders = [row[f"{name}_seat"] for name in names]
         state.bidding = self._bidding_record(estimates, bidders, state.bid, declarer)
+        state.know_bidders(bidders)
         return state
 
     def replay_header(self, row: dict, state: KrakenState) -> dict:
@@ -356,6 +358,10 @@ class KrakenState(KlaverjasState):
         self.bid = int(bid)
         self.bidding: list[dict] = []
         self.estimate = math.nan  # the declarer's hand-evaluator estimate for the trump
+
+    def know_bidders(self, bidders) -> None:
+        """Keep who made each bid (-1: nobody) in the state, for the pimc bot's samples."""
+        self._st[KK.S_BIDDING] = _play.pack_bidding(np.asarray(bidders, dtype=np.int64))
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
