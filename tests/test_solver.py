@@ -305,3 +305,34 @@ def test_card_values_of_a_two_trick_position():
     the quick tricks, a bound on the best line, must not cut it (seed 0 of Rotterdam without
     table roem, hearts trump, two tricks left: when they did, 7C came out at -20, not -8)."""
     check_position("klaverjas-rotterdam", False, 1, 0, 8, with_values=True)
+
+
+@settings(max_examples=30)
+@given(st.sampled_from(RULESETS[:2]), st.integers(0, 3), st.integers(0, 2**32))
+def test_two_trick_solve_with_roem_in_the_first_trick(name, trump, seed):
+    """The exact two-trick solve (`_two_tricks`) against minimax on two-trick positions whose
+    hands are dealt anew (8H 9H 10H in three hands, so the first trick can hold a run, the roem
+    random play rarely reaches; the six tricks played before only give the points so far, both
+    sides look at the hands alone). Without the first trick's roem it fails."""
+    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, 8)
+    solver._prepare(state)
+    rng = random.Random(seed)
+    run = [NK.card(c) for c in ("8H", "9H", "10H")]
+    rest = [c for c in range(32) if c not in run]
+    rng.shuffle(rest)
+    seats = rng.sample(range(4), 3)
+    hands = [set() for _ in range(4)]
+    for seat, card in zip(seats, run):
+        hands[seat].add(card)
+    for seat in range(4):
+        while len(hands[seat]) < 2:
+            hands[seat].add(rest.pop())
+    st_ = np.array(state._st)
+    for seat in range(4):
+        st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+    team = state.declarer % 2
+    took = (1 if deal.tricks[team] > 0 else 0) | (2 if deal.tricks[1 - team] > 0 else 0)
+    expected = NS._value(deal, [frozenset(h) for h in hands], [], deal.leader, deal.points,
+                         deal.roem, deal.tricks, deal.n_tricks, end_bonus)
+    expected -= SK.played_margin(st_, game.tables, solver.ctx)
+    assert SK._two_tricks(st_, game.tables, solver.ctx, deal.leader, took) == expected
