@@ -14,10 +14,11 @@ import random
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import simcards
+from naive import skat as NS
 from naive import skat_solver as NSS
 from simcards.errors import UserError
 from simcards.games.skat import settle
@@ -52,25 +53,45 @@ def _declare(rng, hands, skat, dealer, declarer, contract):
         return GAME.deal(hands, skat, bid=18, **args)
 
 
+def _random_card(rng, state):
+    """A random legal card; in Null the declarer ducks where he can (random play would end
+    most Nulls in their first tricks, long before the positions the tests need)."""
+    legal = sorted(state.legal_moves())
+    if state.contract == NULL and state.to_move == state.declarer:
+        null = CONTRACTS[NULL]
+        if not state.trick:
+            return min(legal, key=lambda c: NS.strength(c, null))
+        ducking = [c for c in legal if NS.trick_winner(state.trick + [c], null) != len(state.trick)]
+        legal = ducking or legal
+    return rng.choice(legal)
+
+
 def random_position(seed: int, contract: int, cards_left: int):
-    """(state, naive position) after random legal play down to ``cards_left`` cards in hand
-    (less when a Null ends early: then the last position before its end)."""
+    """(state, naive position) after random legal play down to ``cards_left`` cards in the
+    hands. A Null that ends before is dealt again (hypothesis rejects the rare seed where
+    every deal ends early)."""
     rng = random.Random(seed)
-    deck = list(GAME.deck.codes)
-    rng.shuffle(deck)
-    hands = [deck[10 * s:10 * s + 10] for s in range(3)]
-    skat = deck[30:]
-    dealer, declarer = rng.randrange(3), rng.randrange(3)
-    declaration = rng.random()  # the same random declaration for the state and its probe
-    state = _declare(random.Random(declaration), hands, skat, dealer, declarer, contract)
-    moves = []
-    probe = _declare(random.Random(declaration), hands, skat, dealer, declarer, contract)
-    while 30 - len(moves) > cards_left:
-        code = rng.choice(sorted(probe.legal_moves()))
-        probe.play(code)
-        if probe.is_over:
+    furthest = None  # the Null that got furthest before its declarer took a trick
+    for _ in range(30):
+        deck = list(GAME.deck.codes)
+        rng.shuffle(deck)
+        deal = ([deck[10 * s:10 * s + 10] for s in range(3)], deck[30:], rng.randrange(3),
+                rng.randrange(3), rng.random())
+        hands, skat, dealer, declarer, declaration = deal
+        probe = _declare(random.Random(declaration), hands, skat, dealer, declarer, contract)
+        moves = []
+        while 30 - len(moves) > cards_left and not probe.is_over:
+            moves.append(_random_card(rng, probe))
+            probe.play(moves[-1])
+        if not probe.is_over:
             break
-        moves.append(code)
+        if furthest is None or len(moves) > len(furthest[1]):
+            furthest = (deal, moves[:-1])  # the position before the Null's end
+    else:
+        deal, moves = furthest
+        assume(30 - len(moves) <= 12)  # at most four tricks left for the brute force
+        hands, skat, dealer, declarer, declaration = deal
+    state = _declare(random.Random(declaration), hands, skat, dealer, declarer, contract)
     pos = NSS.Position([state.hand(s) for s in range(3)], (dealer + 1) % 3, declarer,
                        CONTRACTS[contract], GAME.deck.hand_codes(state.discard))
     for code in moves:

@@ -71,17 +71,21 @@ X_DECLARER = 5
 X_CONTRACT = 6
 X_HAND = 8  # 3 slots: the cards each seat still holds, as the search plays them
 X_RANK = 16  # 32 slots: a card's order key, power plus 16 for a trump (move ordering)
-CTX_SIZE = X_RANK + 32
+X_EFF = X_RANK + 32  # 32 slots: a card's effective suit (0..3, TRUMP)
+X_ORDER_N = X_EFF + 32  # 5 slots: the cards of each effective suit
+X_ORDER = X_ORDER_N + 8  # 5 x 11 slots: the cards of each effective suit, strongest first
+CTX_SIZE = X_ORDER + 5 * 11
 
-TT_BITS = 16
-TT_WIDTH = 5  # key, generation, lower bound, upper bound, best lead and the cards
+TT_BITS = 20
+FIRST_STEP = 4  # the value search's first step away from its guess
+TT_WIDTH = 6  # shape key (two words), generation, lower bound, upper bound, best lead and the cards
 NO_MOVE = 63
 
 # ---- the search frames: one row per card played below the root
 (F_LEADER, F_N, F_LED_SUIT, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_ALPHA, F_BETA,
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_SEAT, F_HAND, F_MAX, F_TRIED,
- F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS) = range(24)
-F_MOVES = 24  # 10 slots: the cards to try, in order
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = range(25)
+F_MOVES = 25  # 10 slots: the cards to try, in order
 F_WIDTH = F_MOVES + 10
 MAX_DEPTH = 3 * N_TRICKS + 1
 
@@ -110,6 +114,22 @@ def begin_solve(ctx, tt, st, T, mode, declarer_max):
         ctx[X_HAND + seat] = st[S_HAND + seat]
     for card in range(32):
         ctx[X_RANK + card] = power(T, contract, card) + (16 if eff_suit(T, contract, card) == TRUMP else 0)
+        ctx[X_EFF + card] = eff_suit(T, contract, card)
+    for suit in range(5):
+        n = 0
+        cards = suit_mask(T, contract, suit)
+        while cards:  # selection by power, strongest first (at most eleven cards)
+            top = lowest_bit_index(cards)
+            rest = cards & (cards - 1)
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                if power(T, contract, card) > power(T, contract, top):
+                    top = card
+            ctx[X_ORDER + 11 * suit + n] = top
+            n += 1
+            cards &= ~(np.int64(1) << top)
+        ctx[X_ORDER_N + suit] = n
 
 
 @kernel
@@ -205,50 +225,128 @@ def _future_bounds(ctx, T, remaining, leader):
 
 
 @kernel
-def _bucket(key, bits):
-    """The bucket of a key (two entries each); a multiplicative hash of its 36 bits."""
-    return ((key * np.int64(-7046029254386353131)) >> (64 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
+def _table_key(ctx, remaining, leader):
+    """The shape of a trick-boundary position (two words): per effective suit, who holds its
+    remaining cards in power order, and how many there are; the leader and the search mode.
+    Positions of one shape play alike: the same legal cards and trick winners when each
+    suit's i-th strongest card maps onto the other's. Their gains differ at most by the points
+    of the matched cards (`_point_shift`); in a trick search not at all."""
+    h0 = ctx[X_HAND]
+    h1 = ctx[X_HAND + 1]
+    holders = np.int64(0)
+    counts = np.int64(0)
+    for suit in range(5):
+        n = 0
+        for i in range(ctx[X_ORDER_N + suit]):
+            card = ctx[X_ORDER + 11 * suit + i]
+            if (remaining >> card) & 1:
+                holder = 0 if (h0 >> card) & 1 else (1 if (h1 >> card) & 1 else 2)
+                holders = (holders << 2) | holder
+                n += 1
+        counts |= np.int64(n) << (4 * suit)
+    counts |= (leader << 20) | (ctx[X_MODE] << 22) | (ctx[X_DECLARER_MAX] << 23)
+    return holders, counts
 
 
 @kernel
-def _find(tt, slot, key, gen):
-    """Offset of the entry of ``key`` of this solve in bucket ``slot``, or -1."""
+def _point_shift(ctx, T, stored, remaining):
+    """The most the declarer's future points can differ between two positions of one shape,
+    one with the cards ``stored``, the other ``remaining``: each suit's i-th strongest card
+    maps onto the other's, every line onto one with the same trick winners, so the points of
+    each matched pair go to the same side."""
+    if ctx[X_MODE] != MODE_POINTS:
+        return 0
+    shift = 0
+    for suit in range(5):
+        i = 0
+        j = 0
+        n = ctx[X_ORDER_N + suit]
+        while True:
+            while i < n and not (stored >> ctx[X_ORDER + 11 * suit + i]) & 1:
+                i += 1
+            while j < n and not (remaining >> ctx[X_ORDER + 11 * suit + j]) & 1:
+                j += 1
+            if i >= n or j >= n:
+                break
+            shift += abs(T[T_POINTS + ctx[X_ORDER + 11 * suit + i]]
+                         - T[T_POINTS + ctx[X_ORDER + 11 * suit + j]])
+            i += 1
+            j += 1
+    return shift
+
+
+@kernel
+def _mapped_card(ctx, stored, remaining, card):
+    """The card of ``remaining`` that ``card`` (of ``stored``) maps onto: the same effective
+    suit, the same place in power order among the remaining cards."""
+    suit = ctx[X_EFF + card]
+    place = 0
+    for i in range(ctx[X_ORDER_N + suit]):
+        other = ctx[X_ORDER + 11 * suit + i]
+        if other == card:
+            break
+        place += (stored >> other) & 1
+    for i in range(ctx[X_ORDER_N + suit]):
+        other = ctx[X_ORDER + 11 * suit + i]
+        if (remaining >> other) & 1:
+            if place == 0:
+                return other
+            place -= 1
+    return NO_MOVE
+
+
+@kernel
+def _bucket(key, key2, bits):
+    """The bucket of a key (two entries each): a multiplicative hash of both words."""
+    mixed = (key ^ (key2 * np.int64(0x27D4EB2F165667C5))) * np.int64(-7046029254386353131)
+    return (mixed >> (64 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
+
+
+@kernel
+def _find(tt, slot, key, key2, gen):
+    """Offset of the entry of (``key``, ``key2``) of this solve in bucket ``slot``, or -1."""
     e = 2 * slot * TT_WIDTH
-    if tt[e] == key and tt[e + 1] == gen:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == gen:
         return e
     e += TT_WIDTH
-    if tt[e] == key and tt[e + 1] == gen:
+    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == gen:
         return e
     return -1
 
 
 @kernel
-def _store(ctx, tt, F, at):
-    """Store the settled value of the frame at ``at`` in the table; returns it."""
+def _store(ctx, tt, F, at, remaining):
+    """Store the settled value of the frame at ``at`` (a trick boundary holding the cards
+    ``remaining``) in the table; returns it."""
     value = F[at + F_VALUE]
     slot = F[at + F_SLOT]
     if slot < 0:
         return value
     key = F[at + F_KEY]
+    key2 = F[at + F_KEY2]
     gen = ctx[X_GEN]
-    e = _find(tt, slot, key, gen)
+    e = _find(tt, slot, key, key2, gen)
+    if e >= 0 and (tt[e + 5] >> 6) != remaining:
+        tt[e + 3] = -INF  # the entry of other cards of the same shape: start afresh
+        tt[e + 4] = INF
     if e < 0:
         # the depth-preferred entry unless it holds a position of this solve with more cards
         e = 2 * slot * TT_WIDTH
-        if tt[e + 1] == gen and popcount(tt[e] & 0xFFFFFFFF) > popcount(key & 0xFFFFFFFF):
+        if tt[e + 2] == gen and popcount(tt[e + 5] >> 6) > popcount(remaining):
             e += TT_WIDTH
         tt[e] = key
-        tt[e + 1] = gen
-        tt[e + 2] = -INF
-        tt[e + 3] = INF
+        tt[e + 1] = key2
+        tt[e + 2] = gen
+        tt[e + 3] = -INF
+        tt[e + 4] = INF
     if value <= F[at + F_ALPHA0]:
-        tt[e + 3] = min(tt[e + 3], value)
+        tt[e + 4] = min(tt[e + 4], value)
     elif value >= F[at + F_BETA0]:
-        tt[e + 2] = max(tt[e + 2], value)
+        tt[e + 3] = max(tt[e + 3], value)
     else:
-        tt[e + 2] = value
         tt[e + 3] = value
-    tt[e + 4] = F[at + F_BEST_CARD] & 63
+        tt[e + 4] = value
+    tt[e + 5] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)
     return value
 
 
@@ -273,7 +371,7 @@ def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
         rank = ctx[X_RANK + card]
         points = T[T_POINTS + card]
         if n == 0:
-            score = 64 * rank + points
+            score = 64 * rank + points if ctx[X_DECLARER] == F[at + F_SEAT] else (64 * rank + points if rank < 16 else -64 * rank)
         elif winner_is_mine:
             score = points if last else -rank
         elif beats(card, best, T, contract):
@@ -358,6 +456,7 @@ def _enter(ctx, tt, T, F, at, only):
     beta = F[at + F_BETA]
     slot = -1
     key = np.int64(0)
+    key2 = np.int64(0)
     tt_move = NO_MOVE
     if n == 0:
         remaining = _remaining(ctx)
@@ -366,13 +465,20 @@ def _enter(ctx, tt, T, F, at, only):
         if popcount(ctx[X_HAND + leader]) == 1:
             return True, _last_trick(ctx, T, leader)
         if only == ALL_CARDS:
-            key = remaining | (leader << 32) | (ctx[X_MODE] << 34) | (ctx[X_DECLARER_MAX] << 35)
-            slot = _bucket(key, ctx[X_TT_BITS])
-            e = _find(tt, slot, key, ctx[X_GEN])
+            key, key2 = _table_key(ctx, remaining, leader)
+            slot = _bucket(key, key2, ctx[X_TT_BITS])
+            e = _find(tt, slot, key, key2, ctx[X_GEN])
             if e >= 0:
-                lower = tt[e + 2]
-                upper = tt[e + 3]
-                tt_move = tt[e + 4]
+                lower = tt[e + 3]
+                upper = tt[e + 4]
+                tt_move = tt[e + 5] & 63
+                stored = tt[e + 5] >> 6
+                if stored != remaining:  # a position of the same shape, other cards
+                    shift = _point_shift(ctx, T, stored, remaining)
+                    lower -= shift
+                    upper += shift
+                    if tt_move != NO_MOVE:
+                        tt_move = _mapped_card(ctx, stored, remaining, tt_move)
                 if lower >= beta:
                     return True, lower
                 if upper <= alpha:
@@ -405,6 +511,7 @@ def _enter(ctx, tt, T, F, at, only):
     F[at + F_BETA] = beta
     F[at + F_SLOT] = slot
     F[at + F_KEY] = key
+    F[at + F_KEY2] = key2
     F[at + F_SEAT] = seat
     F[at + F_HAND] = hand
     F[at + F_MAX] = 1 if maximizing else 0
@@ -447,7 +554,7 @@ def search(ctx, tt, T, F, alpha, beta, only):
             card = candidate
             break
         if card < 0:  # every card tried, or a cut-off: this frame is settled
-            result = _store(ctx, tt, F, at)
+            result = _store(ctx, tt, F, at, _remaining(ctx))
             if depth == 0:
                 return result
             depth -= 1
@@ -551,20 +658,32 @@ def at_least(ctx, tt, T, F, mode, declarer_max, b, only):
 
 @kernel
 def value_search(ctx, tt, T, F, mode, declarer_max, guess, only):
-    """The declarer's exact future gain: null-window tests, the first at ``guess``, then
-    bisecting the range the fail-soft answers leave (0 .. 120 points or 10 tricks at first)."""
+    """The declarer's exact future gain by null-window tests: the first at ``guess``, then
+    steps doubling away from it until the value is bracketed, then bisection of what the
+    fail-soft answers leave (the range is 0 .. 120 points or 10 tricks)."""
     set_mode(ctx, mode, declarer_max)
     lower = 0
     upper = 120 if mode == MODE_POINTS else N_TRICKS
     b = guess
+    step = FIRST_STEP
+    raised = False  # a test has answered "at least b"
+    lowered = False  # a test has answered "below b"
     while lower < upper:
         b = min(max(b, lower + 1), upper)
         v = search(ctx, tt, T, F, b - 1, b, only)
         if v >= b:
             lower = v
+            raised = True
         else:
             upper = v
-        b = (lower + upper + 1) // 2
+            lowered = True
+        if raised and lowered:
+            b = (lower + upper + 1) // 2
+        elif raised:
+            b = lower + step
+        else:
+            b = upper - step + 1
+        step *= 2
     return lower
 
 
