@@ -148,7 +148,7 @@ def test_solver_equals_minimax_three_tricks_or_fewer(seed, contract, cards_left)
     check_position(seed, contract, cards_left, with_values=True)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 5), st.integers(10, 12))
 def test_solver_equals_minimax_four_tricks(seed, contract, cards_left):
     check_position(seed, contract, cards_left, with_values=False)
@@ -187,7 +187,7 @@ def test_every_jack_and_ace_wins_a_grand():
     state = GAME.deal(hands, ["8D", "7D"], dealer=2, declarer=0, contract="grand", hand=True)
     solution = skat_solve.solve(state)
     assert (solution.points, solution.wins, solution.schneider, solution.schwarz) == (120, True, True, True)
-    assert solution.best == ("JC", "JS", "JH", "JD", "AC", "AS", "AH", "AD", "10C", "10S") or solution.best
+    assert set(solution.best) <= set(hands[0]) and solution.best
 
 
 def test_null_of_sevens_and_eights_is_won():
@@ -201,12 +201,14 @@ def test_null_of_sevens_and_eights_is_won():
 
 
 def test_null_with_a_lone_ace_is_lost():
-    """The same Null with an ace for a nine: the defenders lead low into it and it wins."""
-    hands = [["7C", "8C", "AC", "7S", "8S", "9S", "7H", "8H", "7D", "8D"],
-             ["9C", "KC", "QC", "JC", "10C", "AS", "KS", "QS", "JS", "10S"],
-             ["AH", "KH", "QH", "JH", "10H", "9H", "AD", "KD", "QD", "JD"]]
-    state = GAME.deal(hands, ["10D", "9D"], dealer=1, declarer=0, contract="null", hand=True)
-    assert not skat_solve.solve(state).wins
+    """A Null whose declarer holds the ace of clubs alone: the defender with clubs gets the lead
+    through his spades (every one above the declarer's) and leads a club into it."""
+    hands = [["AC", "7S", "8S", "9S", "7H", "8H", "9H", "7D", "8D", "9D"],
+             ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AS", "KS", "QS"],
+             ["JS", "10S", "AH", "KH", "QH", "JH", "10H", "AD", "KD", "QD"]]
+    state = GAME.deal(hands, ["JD", "10D"], dealer=2, declarer=0, contract="null", hand=True)
+    solution = skat_solve.solve(state, values=True)
+    assert not solution.wins and set(solution.values.values()) == {0}
 
 
 def test_schneider_announced_needs_ninety():
@@ -240,16 +242,17 @@ def test_double_dummy_columns_match_the_solver_and_chunking():
     """dd_points / dd_wins of a run equal a solve of each deal's start of play, the same
     whether the deals come in one chunk or two; the option off leaves the data as it was."""
     on = simcards.load("skat", double_dummy=True)
-    whole = on.simulate(12, seed=7)
-    split = pl.concat([on.simulate_chunk(5, seed=7, start=0)["deals"],
-                       on.simulate_chunk(7, seed=7, start=5)["deals"]])
+    whole = on.simulate(5, seed=17)
+    split = pl.concat([on.simulate_chunk(2, seed=17, start=0)["deals"],
+                       on.simulate_chunk(3, seed=17, start=2)["deals"]])
     assert whole.equals(split)
-    plain = GAME.simulate(12, seed=7)
+    assert set(whole["contract"].to_list()) >= {-1, 5}  # a passed-in deal and a Null among them
+    plain = GAME.simulate(5, seed=17)
     assert whole.drop("dd_points", "dd_wins").equals(plain)
     for row in whole.iter_rows(named=True):
         if row["contract"] == -1:
             assert row["dd_points"] is None and row["dd_wins"] is None
             continue
-        solution = skat_solve.solve(GAME.state_from_row(row))
-        assert row["dd_wins"] == solution.wins
-        assert row["dd_points"] == solution.points  # None in Null
+        state = GAME.state_from_row(row)
+        assert row["dd_wins"] == SOLVER.wins(state)
+        assert row["dd_points"] == (None if row["contract"] == NULL else SOLVER.points(state))
