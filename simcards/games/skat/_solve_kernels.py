@@ -74,7 +74,8 @@ X_RANK = 16  # 32 slots: a card's order key, power plus 16 for a trump (move ord
 X_EFF = X_RANK + 32  # 32 slots: a card's effective suit (0..3, TRUMP)
 X_ORDER_N = X_EFF + 32  # 5 slots: the cards of each effective suit
 X_ORDER = X_ORDER_N + 8  # 5 x 11 slots: the cards of each effective suit, strongest first
-CTX_SIZE = X_ORDER + 5 * 11
+X_BYTE_POINTS = X_ORDER + 5 * 11  # 256 slots: card points of one suit's 8-bit rank mask
+CTX_SIZE = X_BYTE_POINTS + 256
 
 TT_BITS = 20
 FIRST_STEP = 4  # the value search's first step away from its guess
@@ -115,6 +116,12 @@ def begin_solve(ctx, tt, st, T, mode, declarer_max):
     for card in range(32):
         ctx[X_RANK + card] = power(T, contract, card) + (16 if eff_suit(T, contract, card) == TRUMP else 0)
         ctx[X_EFF + card] = eff_suit(T, contract, card)
+    for byte in range(256):
+        total = 0
+        for rank in range(8):
+            if (byte >> rank) & 1:
+                total += T[T_POINTS + rank]  # every suit scores its ranks alike
+        ctx[X_BYTE_POINTS + byte] = total
     for suit in range(5):
         n = 0
         cards = suit_mask(T, contract, suit)
@@ -143,6 +150,13 @@ def set_mode(ctx, mode, declarer_max):
 @kernel
 def _remaining(ctx):
     return ctx[X_HAND] | ctx[X_HAND + 1] | ctx[X_HAND + 2]
+
+
+@kernel
+def _points_of(ctx, cards):
+    """Card points of a mask, a suit's byte at a time."""
+    return (ctx[X_BYTE_POINTS + (cards & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 8) & 0xFF)]
+            + ctx[X_BYTE_POINTS + ((cards >> 16) & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 24) & 0xFF)])
 
 
 @kernel
@@ -205,14 +219,14 @@ def _future_bounds(ctx, T, remaining, leader):
     trick holding one of them goes to that side (the trick's best trump is one of them too),
     so it takes all their points, and at least as many tricks as one hand holds of them."""
     if ctx[X_MODE] == MODE_POINTS:
-        high = mask_points(T, remaining)
+        high = _points_of(ctx, remaining)
     else:
         high = popcount(ctx[X_HAND + leader])
     low = 0
     side, cards = _sure_top_trumps(ctx, T, remaining)
     if side != 0:
         if ctx[X_MODE] == MODE_POINTS:
-            sure = mask_points(T, cards)
+            sure = _points_of(ctx, cards)
         else:
             sure = 0
             for seat in range(N_SEATS):
