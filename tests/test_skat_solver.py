@@ -22,7 +22,7 @@ from naive import skat as NS
 from naive import skat_solver as NSS
 from simcards.errors import UserError
 from simcards.games.skat import settle
-from simcards.games.skat import solve as skat_solve
+from simcards.games.skat import solve
 from simcards.games.skat.rules import NULL
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
 from simcards.games.skat.solve import Solver
@@ -185,7 +185,7 @@ def test_every_jack_and_ace_wins_a_grand():
              ["KC", "QC", "9C", "8C", "7C", "KS", "QS", "9S", "8S", "7S"],
              ["10H", "KH", "QH", "9H", "8H", "7H", "10D", "KD", "QD", "9D"]]
     state = GAME.deal(hands, ["8D", "7D"], dealer=2, declarer=0, contract="grand", hand=True)
-    solution = skat_solve.solve(state)
+    solution = solve(state)
     assert (solution.points, solution.wins, solution.schneider, solution.schwarz) == (120, True, True, True)
     assert set(solution.best) <= set(hands[0]) and solution.best
 
@@ -196,7 +196,7 @@ def test_null_of_sevens_and_eights_is_won():
              ["AC", "KC", "QC", "JC", "10C", "AS", "KS", "QS", "JS", "10S"],
              ["AH", "KH", "QH", "JH", "10H", "9H", "AD", "KD", "QD", "JD"]]
     state = GAME.deal(hands, ["10D", "9D"], dealer=2, declarer=0, contract="null", hand=True)
-    solution = skat_solve.solve(state, values=True)
+    solution = solve(state, values=True)
     assert solution.wins and set(solution.values.values()) == {1}
 
 
@@ -207,7 +207,7 @@ def test_null_with_a_lone_ace_is_lost():
              ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AS", "KS", "QS"],
              ["JS", "10S", "AH", "KH", "QH", "JH", "10H", "AD", "KD", "QD"]]
     state = GAME.deal(hands, ["JD", "10D"], dealer=2, declarer=0, contract="null", hand=True)
-    solution = skat_solve.solve(state, values=True)
+    solution = solve(state, values=True)
     assert not solution.wins and set(solution.values.values()) == {0}
 
 
@@ -220,10 +220,10 @@ def test_schneider_announced_needs_ninety():
     plain = GAME.deal(hands, ["9D", "8D"], dealer=2, declarer=0, contract="clubs", hand=True)
     announced = GAME.deal(hands, ["9D", "8D"], dealer=2, declarer=0, contract="clubs", hand=True,
                           schneider=True)
-    points = skat_solve.solve(plain).points
-    assert skat_solve.solve(announced).points == points
-    assert skat_solve.solve(plain).wins == (points >= 61)
-    assert skat_solve.solve(announced).wins == (points >= 90)
+    points = solve(plain).points
+    assert solve(announced).points == points
+    assert solve(plain).wins == (points >= 61)
+    assert solve(announced).wins == (points >= 90)
     assert 61 <= points < 90  # the cards were chosen for it: the announcement decides
 
 
@@ -232,7 +232,7 @@ def test_a_finished_deal_is_refused():
     while not state.is_over:
         state.play(state.legal_moves()[0])
     with pytest.raises(UserError, match="over"):
-        skat_solve.solve(state)
+        solve(state)
 
 
 # ---- the double_dummy columns
