@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import polars as pl
 import pytest
 from hypothesis import assume, given, settings
@@ -24,7 +23,7 @@ from simcards.errors import UserError
 from simcards.games.skat import settle
 from simcards.games.skat import solve
 from simcards.games.skat.rules import NULL
-from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
+from simcards.games.skat.scoring import CONTRACTS
 from simcards.games.skat.solve import Solver
 
 GAME = simcards.load("skat")

@@ -13,19 +13,24 @@ with the simulator about what may be played or who takes a trick.
 
 Techniques:
 - null-window tests: "is the future gain at least b?" (window b - 1, b); a win needs one test
-  at its threshold (`gain_at_least`), the exact points bisect the range 0..remaining with
-  fail-soft answers (`value_search`);
-- a transposition table at trick boundaries keyed by the remaining cards, the leader and the
-  search mode. Within one solve each card's holder is fixed, so these decide every future
-  line: the key is exact. Entries hold a lower and an upper bound, the best lead and the
-  solve's generation stamp (a new solve needs no clearing); buckets of two entries, one kept
-  for the position with more cards, one always replaced;
+  at its threshold (`at_least`), the exact points take doubling steps from a guess (61) until
+  the fail-soft answers bracket the value, then bisection (`value_search`);
+- a transposition table at trick boundaries keyed by shape (`_table_key`): per effective
+  suit, who holds its remaining cards in power order, and the leader and search mode (within
+  one solve each card's holder is fixed). Positions of one shape play alike; their future
+  points differ at most by the point differences of the matched cards (`_point_shift`), so an
+  entry stored for other cards hands out its bounds widened by that much (exact when only
+  cards of equal points differ, as 7-8-9 or two jacks, and in a trick search). Entries hold a
+  lower and an upper bound, the best lead, the cards they were stored for and the solve's
+  generation stamp (a new solve needs no clearing); buckets of two entries, one kept for the
+  position with more cards, one always replaced;
 - cheap bounds at trick boundaries: the declarer gains between 0 and every remaining point
   (trick), less what the defenders surely take with the top trumps they hold and more what he
   surely takes with his;
-- move ordering: the table's best lead first, then by a cheap rule (lead high, win a trick
-  the other side holds as cheaply as possible, smear points on one's own side's trick, else
-  discard low);
+- move ordering: the table's best lead first, then by a cheap rule (the declarer leads his
+  strongest cards, a defender his strongest plain cards before trumps; win a trick the other
+  side holds as cheaply as possible, smear points on one's own side's trick when last to
+  play, else play low);
 - rank equivalence: two cards of the mover's hand are interchangeable when they are of one
   effective suit, score the same points (any points when counting tricks) and no card still
   held by another seat or lying in the trick sits between them in power; only one is tried;
