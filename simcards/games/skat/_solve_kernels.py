@@ -47,6 +47,8 @@ from simcards._jit import driver, kernel
 from simcards.cards import lowest_bit_index, popcount
 from simcards.games._state import S_HAND, S_LEADER, S_N_PLAYED, S_TRICK, S_WIN_POS
 from simcards.games._trick import TRUMP, beats, eff_suit, follow_mask, power, suit_mask
+from simcards.games.klaverjas import _solve_kernels as _klaverjas_search
+from simcards.games.klaverjas._solve_kernels import _bucket, _find  # the table's generic parts
 from simcards.games.skat._kernels import (
     N_SETTLE,
     S_CONTRACT,
@@ -84,7 +86,10 @@ CTX_SIZE = X_BYTE_POINTS + 256
 
 TT_BITS = 20
 FIRST_STEP = 4  # the value search's first step away from its guess
-TT_WIDTH = 6  # shape key (two words), generation, lower bound, upper bound, best lead and the cards
+# shape key (two words) and generation: the three key words of Klaverjassen's table, whose
+# bucket hash and look-up this search shares; then lower bound, upper bound, best lead and cards
+TT_WIDTH = 6
+assert TT_WIDTH == _klaverjas_search.TT_WIDTH
 NO_MOVE = 63
 
 # ---- the search frames: one row per card played below the root
@@ -315,25 +320,6 @@ def _mapped_card(ctx, stored, remaining, card):
 
 
 @kernel
-def _bucket(key, key2, bits):
-    """The bucket of a key (two entries each): a multiplicative hash of both words."""
-    mixed = (key ^ (key2 * np.int64(0x27D4EB2F165667C5))) * np.int64(-7046029254386353131)
-    return (mixed >> (64 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
-
-
-@kernel
-def _find(tt, slot, key, key2, gen):
-    """Offset of the entry of (``key``, ``key2``) of this solve in bucket ``slot``, or -1."""
-    e = 2 * slot * TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == gen:
-        return e
-    e += TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == gen:
-        return e
-    return -1
-
-
-@kernel
 def _store(ctx, tt, F, at, remaining):
     """Store the settled value of the frame at ``at`` (a trick boundary holding the cards
     ``remaining``) in the table; returns it."""
@@ -485,7 +471,7 @@ def _enter(ctx, tt, T, F, at, only):
             return True, _last_trick(ctx, T, leader)
         if only == ALL_CARDS:
             key, key2 = _table_key(ctx, remaining, leader)
-            slot = _bucket(key, key2, ctx[X_TT_BITS])
+            slot = _bucket(key, key2, ctx[X_GEN], ctx[X_TT_BITS])
             e = _find(tt, slot, key, key2, ctx[X_GEN])
             if e >= 0:
                 lower = tt[e + 3]
