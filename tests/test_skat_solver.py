@@ -255,3 +255,17 @@ def test_double_dummy_columns_match_the_solver_and_chunking():
         state = GAME.state_from_row(row)
         assert row["dd_wins"] == SOLVER.wins(state)
         assert row["dd_points"] == (None if row["contract"] == NULL else SOLVER.points(state))
+
+
+def test_report_answers_against_perfect_play(tmp_path):
+    """The report's section opens with the win rates under perfect play beside the bots' and the
+    points gap; a run without the columns has no such section."""
+    from simcards.games.skat import report
+
+    deals = simcards.load("skat", double_dummy=True).simulate(5, seed=17).lazy()
+    section = report.perfect_play_section(deals, tmp_path)
+    assert section.title == "Against perfect play"
+    assert any(line.startswith("all games: the declarer wins") for line in section.headlines)
+    assert any("Depends on the bots" in line for line in section.headlines)
+    assert (tmp_path / "perfect_play_gap.png").exists()
+    assert report.perfect_play_section(GAME.simulate(5, seed=17).lazy(), tmp_path) is None
