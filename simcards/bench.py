@@ -216,10 +216,13 @@ def main(argv: list[str] | None = None) -> int:
             if "solver" not in result:
                 say("\nDouble-dummy solver (full deal from the start of play, one core) and search bot")
             row = result.setdefault("solver", {})[ruleset] = game.perfect_play_bench(args.quick)
-            say(f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
-                f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals; target median 2 ms), "
-                f"{row['positions_per_s']:,} positions/s; pimc ({row['pimc_samples']} samples, one "
-                f"seat) {row['pimc_deals_per_s']:.2f} deals/s (target 5)")
+            line = (f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
+                    f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals; target median 2 ms), "
+                    f"{row['positions_per_s']:,} positions/s")
+            if "pimc_deals_per_s" in row:  # a game without a search bot reports the solver only
+                line += (f"; pimc ({row['pimc_samples']} samples, one seat) "
+                         f"{row['pimc_deals_per_s']:.2f} deals/s (target 5)")
+            say(line)
 
     if not args.no_e2e and args.config.exists():
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -55,3 +55,14 @@ DEAL_COLUMNS = (
     Column("declare_est", pl.Int16, "the declarer's estimate, per mille, of the game he declared "
                                     "(after the pickup and discard)"),
 )
+
+# added with the option double_dummy = true (simcards/games/skat/solve.py); the bots' own
+# outcome is beside them in points_declarer, tricks_declarer and won
+DOUBLE_DUMMY_COLUMNS = (
+    Column("dd_points", pl.Int8, "perfect play (all hands open) from the start of play: the "
+                                 "declarer's card points, the Skat included; null in Null and "
+                                 "passed-in deals"),
+    Column("dd_wins", pl.Boolean, "the declarer makes the game's card-play requirements under "
+                                  "perfect play (61 points, 90 or every trick where announced or "
+                                  "needed to reach the bid; Null: no trick); null when passed in"),
+)

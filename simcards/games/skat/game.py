@@ -15,7 +15,7 @@ from simcards.games.protocol import BenchEntry, Game, Objective, check_count
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play
 from simcards.games.skat import bots as sbots
-from simcards.games.skat.columns import DEAL_COLUMNS
+from simcards.games.skat.columns import DEAL_COLUMNS, DOUBLE_DUMMY_COLUMNS
 from simcards.games.skat.rules import (
     N_SEATS,
     N_TRICKS,
@@ -89,6 +89,8 @@ class SkatGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options)
+        if self.options["double_dummy"]:
+            self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
 
     # ------------------------------------------------------------ batch
 
@@ -100,14 +102,31 @@ class SkatGame(Game):
 
     def _simulate_frames(self, seed, start, n, kinds, params):
         out = self._simulate_matrix(seed, start, n, kinds, params)
-        return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}
+        deals = _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)
+        if self.options["double_dummy"]:  # solved from each row's hands and declaration
+            from simcards.games.skat.solve import with_perfect_play
+
+            deals = with_perfect_play(self, deals)
+        return {"deals": deals}
+
+    def perfect_play_bench(self, quick: bool = False) -> dict:
+        """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""
+        from simcards.games.skat.solve import bench
+
+        return bench(self, deals=20 if quick else 80)
+
+    def comparison_game(self):
+        # the report's random-play and duplicate runs need no perfect-play columns
+        if not self.options["double_dummy"]:
+            return self
+        return type(self)(**{**self.options, "double_dummy": False})
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
                                                         traces)
-        return {"deals": _play.DEAL_ROWS.to_frame(self.deal_columns, out)}, traces
+        return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}, traces
 
     def play_declared(self, deals: pl.DataFrame, seed: int, bots: Any) -> pl.DataFrame:
         """The played games of ``deals`` (rows of a run with ``seed``) played again from the

@@ -196,4 +196,77 @@ def build(game, run, out_dir: Path) -> list[Section]:
             "defenders' seats: the declarer's win rate and card points.",
             tables=[Table("play_check", check, "Same games, other bots")],
         ))
-    return sections
+    perfect = perfect_play_section(deals, out_dir)
+    return sections + ([perfect] if perfect is not None else [])
+
+
+# ---- against perfect play: the double_dummy option's columns
+
+
+def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
+    """The "Against perfect play" section: the declarer's win rate under perfect play beside the
+    bots', per game family, and the bots' declarer points against perfect play's."""
+    if not stats.has_perfect_play(deals):
+        return None
+    wins = stats.wins_perfect_vs_bots(deals)
+    summary = stats.points_gap_summary(deals)
+    sides = stats.points_gap_sides(deals)
+    gap = stats.points_gap_distribution(deals)
+    figures = []
+    if gap.height:
+        charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
+                         title="Bots' declarer points minus perfect play's (suit and Grand)",
+                         xlabel="points difference (bins of 10)", ylabel="share of games (%)")
+        figures.append(Figure("perfect_play_gap.png", "Share of suit and Grand games by the "
+                              "declarer's card points with the bots minus his points under perfect "
+                              "play, with 95% intervals; below 0 the bots' declarer ended below "
+                              "perfect play. The end bins (-60 and 50) hold every game beyond them."))
+    text = ("Perfect play is the double-dummy solver's: every hand open, the declarer and the two "
+            "defenders together playing the declared game from its first card to the best end for "
+            "their side (the declarer's card points, the Skat included; in Null whether he takes a "
+            "trick). A game is won under perfect play when that play makes what settlement asks of "
+            "the card play: 61 points, 90 where Schneider was announced or the bid needs the "
+            "Schneider level, every trick where Schwarz was. The bidding, the Skat pickup, the "
+            "discard and the declaration are the bots' in both columns, so every rate here depends "
+            "on the bots' choice of games; given those games the perfect-play figure is exact. The "
+            "bots play with their own hands only: perfect play is a bound on good play, not a bot "
+            "to copy, and the bots' declarer can beat it when the defenders err.")
+    return Section("Against perfect play", text, figures=figures,
+                   headlines=perfect_play_answers(wins, summary, sides),
+                   tables=[Table("perfect_play_wins", wins, "The declarer's win rate under perfect "
+                                 "play and with the bots, by game family",
+                                 ["games", "play", *RATE_COLUMNS]),
+                           Table("perfect_play_points", summary, "Mean declarer points per suit or "
+                                 "Grand game (se: standard error)"),
+                           Table("perfect_play_sides", sides, "Suit and Grand games the bots' "
+                                 "declarer ends above, level with or below perfect play"),
+                           Table("perfect_play_gap", gap, "Bots' declarer points minus perfect "
+                                 "play's", show=False)])
+
+
+def perfect_play_answers(wins: pl.DataFrame, summary: pl.DataFrame, sides: pl.DataFrame) -> list[str]:
+    """The section's answers in plain words: the win rate under perfect play beside the bots'
+    per family, and how far the bots' declarer points lie from perfect play's."""
+    rate = {(row["games"], row["play"]): row for row in wins.iter_rows(named=True)}
+    out = []
+    for family, label in (("all", "all games"), ("grand", "Grand"), ("suit", "suit games"),
+                          ("null", "Null")):
+        if (family, "perfect") not in rate:
+            continue
+        perfect, bots = rate[(family, "perfect")], rate[(family, "bots")]
+        out.append(f"{label}: the declarer wins {fmt.rate_ci(perfect['rate'], perfect['lo'], perfect['hi'])} "
+                   f"of {fmt.count(perfect['n'])} under perfect play, "
+                   f"{fmt.rate_ci(bots['rate'], bots['lo'], bots['hi'])} with the bots.")
+    gap = {row["points"]: row for row in summary.iter_rows(named=True)}
+    if gap["bots - perfect"]["n"]:
+        diff, size = gap["bots - perfect"], gap["|bots - perfect|"]
+        side = {row["bots_vs_perfect"]: row for row in sides.iter_rows(named=True)}
+        below, above = side["below"], side["above"]
+        out.append(f"In suit and Grand games the bots' declarer ends {fmt.mean_se(diff['mean'], diff['se'], signed=True)} "
+                   f"card points from perfect play on average ({fmt.mean_se(size['mean'], size['se'])} "
+                   f"either way): below it in {fmt.rate_ci(below['rate'], below['lo'], below['hi'])} "
+                   f"of games, above it in {fmt.rate_ci(above['rate'], above['lo'], above['hi'])} "
+                   "(the defenders' errors).")
+    out.append("Depends on the bots: the games (bids, Skat, declarations) and the bots' column; "
+               "exact for those games: the perfect-play column.")
+    return out

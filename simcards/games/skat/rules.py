@@ -54,6 +54,8 @@ OPTIONS = (
            "'passed' (-1) and every score 0, counted as a deal", choices=PASSED_IN),
     Option("kontra", False, "house rule: defenders may double (Kontra) before their first card, "
            "the declarer redouble (Re); the list value x2 / x4"),
+    Option("double_dummy", False, "analysis: add each deal's perfect-play columns (dd_points, "
+           "dd_wins) from the double-dummy solver; slow (milliseconds a deal)"),
 )
 
 # contract ids (the order of the public CONTRACTS): four suits, Grand, Null

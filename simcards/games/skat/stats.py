@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.stats import mean_exprs, rate_exprs
+from simcards.stats import mean_exprs, rate_exprs, wilson_columns
 
 CONTRACT_NAMES = {-1: "passed", 0: "diamonds", 1: "hearts", 2: "spades", 3: "clubs", 4: "grand",
                   5: "null"}
@@ -215,3 +215,72 @@ def headlines() -> list:
         Headline("overbid", "A game is overbid in {rate} of games {ci}",
                  pl.when(games).then(pl.col("overbid")), bots=True),
     ]
+
+
+# ---- against perfect play (the double_dummy option's columns: dd_points, dd_wins)
+
+FAMILIES = ("grand", "suit", "null")
+
+
+def game_family(col: str = "contract") -> pl.Expr:
+    """grand, suit (the four suits) or null, of a played game."""
+    return (pl.when(pl.col(col) == 4).then(pl.lit("grand"))
+            .when(pl.col(col) == 5).then(pl.lit("null")).otherwise(pl.lit("suit")))
+
+
+def has_perfect_play(lf: pl.LazyFrame) -> bool:
+    return "dd_wins" in lf.collect_schema().names()
+
+
+def wins_perfect_vs_bots(lf: pl.LazyFrame) -> pl.DataFrame:
+    """The declarer's win rate under perfect play (``dd_wins``) beside the bots' (``won``), of
+    all games played and per family (Grand, suit, Null)."""
+    games = _games(lf)
+    out = []
+    for play, flag in (("perfect", pl.col("dd_wins")), ("bots", pl.col("won"))):
+        out.append(games.select(pl.lit("all").alias("games"), pl.lit(play).alias("play"),
+                                *rate_exprs(flag)).collect())
+        out.append(games.group_by(game_family().alias("games"))
+                   .agg(pl.lit(play).alias("play"), *rate_exprs(flag)).collect())
+    order = {name: k for k, name in enumerate(("all",) + FAMILIES)}
+    frame = pl.concat([f.select("games", "play", "n", "hits", "rate", "lo", "hi") for f in out])
+    return frame.sort(pl.col("games").replace_strict(order, return_dtype=pl.Int8), "play",
+                      descending=[False, True])
+
+
+def points_gap(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Suit and Grand games with ``gap``: the bots' declarer points minus perfect play's."""
+    return (_games(lf).filter(pl.col("contract") < 5)
+            .with_columns((pl.col("points_declarer").cast(pl.Int32)
+                           - pl.col("dd_points").cast(pl.Int32)).alias("gap")))
+
+
+def points_gap_distribution(lf: pl.LazyFrame, width: int = 10, limit: int = 60) -> pl.DataFrame:
+    """Share of suit and Grand games by (bots' declarer points - perfect-play points), in bins
+    of ``width`` points (``bin``: the bin's start), with Wilson intervals; the end bins, from
+    ``-limit`` and ``limit - width``, also hold the games beyond them."""
+    binned = points_gap(lf).select((pl.col("gap").clip(-limit, limit - width) // width * width)
+                                   .alias("bin"))
+    counts = binned.group_by("bin").agg(pl.len().alias("hits"))
+    total = binned.select(pl.len().alias("n"))
+    return counts.join(total, how="cross").with_columns(wilson_columns()).sort("bin").collect()
+
+
+def points_gap_summary(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Mean declarer points per suit or Grand game: perfect play, the bots, their difference
+    and its size, with standard errors."""
+    gapped = points_gap(lf)
+    rows = []
+    for name, expr in (("perfect play", pl.col("dd_points")), ("bots", pl.col("points_declarer")),
+                       ("bots - perfect", pl.col("gap")), ("|bots - perfect|", pl.col("gap").abs())):
+        rows.append(gapped.select(pl.lit(name).alias("points"), *mean_exprs(expr)))
+    return pl.concat(rows).collect()
+
+
+def points_gap_sides(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Share of suit and Grand games the bots' declarer ends above, level with or below his
+    perfect-play points."""
+    gapped = points_gap(lf)
+    return pl.concat([gapped.select(pl.lit(side).alias("bots_vs_perfect"), *rate_exprs(flag)).collect()
+                      for side, flag in (("above", pl.col("gap") > 0), ("level", pl.col("gap") == 0),
+                                         ("below", pl.col("gap") < 0))])
