@@ -4,6 +4,7 @@ across chunking, replays, and the heuristic bot against random play."""
 
 import math
 import random
+import zlib
 
 import numpy as np
 import polars as pl
@@ -27,7 +28,8 @@ from simcards.games.hearts import _kernels as K
 def test_kernels_match_naive_reference_on_random_deals(name, options):
     game = simcards.load(name, **options)
     rules = naive_hearts.Rules.of(name, options)
-    rng = random.Random(hash((name, tuple(options.items()))) % 1000)
+    # a fixed seed per case: hash() of a string changes from one process to the next
+    rng = random.Random(zlib.crc32(repr((name, sorted(options.items()))).encode()))
     phases = ("outbound", "return") if name == "hartenjagen" else ("outbound",)
     moons = 0
     for g in range(300):
