@@ -64,3 +64,28 @@ def wilson_columns(hits: str = "hits", n: str = "n", z: float = Z95) -> list[pl.
     p = pl.col(hits).cast(pl.Float64) / total
     lo, hi = _wilson_exprs(p, total, z)
     return [p.alias("rate"), lo.alias("lo"), hi.alias("hi")]
+
+
+def binned_shares(values: pl.LazyFrame, width: int, limit: int) -> pl.DataFrame:
+    """Share of the rows of ``values`` (one column, ``value``) in bins of ``width`` from
+    ``-limit`` to ``limit``, with Wilson intervals: ``bin`` is a bin's start, ``label`` its name
+    in a chart. Every bin from the lowest to the highest one reached is listed, the empty ones
+    with 0 hits, so a chart's bars stand evenly. The end bins also hold everything beyond them,
+    and their labels say so ("< -180" holds every value below -180, "≥ 180" every value from
+    180 up)."""
+    first, last = -limit, limit - width
+    binned = values.select((pl.col("value").clip(first, last) // width * width)
+                           .cast(pl.Int64).alias("bin"))
+    counts = binned.group_by("bin").agg(pl.len().alias("hits")).collect()
+    n = int(counts["hits"].sum())
+    if n == 0:
+        return counts.with_columns(pl.lit(0).alias("n"), *wilson_columns(),
+                                   pl.col("bin").cast(pl.String).alias("label"))
+    every = pl.DataFrame({"bin": range(counts["bin"].min(), counts["bin"].max() + width, width)},
+                         schema={"bin": pl.Int64})
+    label = (pl.when(pl.col("bin") == first).then(pl.lit(f"< {first + width}"))
+             .when(pl.col("bin") == last).then(pl.lit(f"≥ {last}"))
+             .otherwise(pl.col("bin").cast(pl.String)))
+    return (every.join(counts, on="bin", how="left")
+            .with_columns(pl.col("hits").fill_null(0).cast(pl.UInt32), pl.lit(n).alias("n"))
+            .with_columns(*wilson_columns(), label.alias("label")).sort("bin"))

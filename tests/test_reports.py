@@ -51,6 +51,29 @@ def test_tables_show_percentages_intervals_and_means():
 # ------------------------------------------------------------------ seats
 
 
+def test_binned_shares_end_bins_hold_what_lies_beyond(tmp_path):
+    """The end bins take every value beyond them, their labels say so, and a chart's caption
+    names only the end bins it draws."""
+    from simcards.present.charts import binned_bars
+    from simcards.stats import binned_shares
+
+    values = pl.LazyFrame({"value": [-500, -200, -181, -180, -5, 0, 19, 179, 180, 999]})
+    shares = binned_shares(values, width=20, limit=200)
+    by_bin = {row["bin"]: row for row in shares.iter_rows(named=True)}
+    assert by_bin[-200]["hits"] == 3 and by_bin[-200]["label"] == "< -180"
+    assert by_bin[-180]["hits"] == 1 and by_bin[-20]["hits"] == 1 and by_bin[0]["hits"] == 2
+    assert by_bin[180]["hits"] == 2 and by_bin[180]["label"] == "≥ 180"
+    assert by_bin[100]["hits"] == 0 and by_bin[100]["rate"] == 0  # empty bins between stay
+    assert shares["bin"].to_list() == list(range(-200, 200, 20))
+    assert shares["hits"].sum() == 10 and set(shares["n"]) == {10}
+    caption = binned_bars(shares, tmp_path / "gap.png", "t", "x", "y", unit="deal")
+    assert '"< -180" and "≥ 180" hold every deal' in caption
+    inside = binned_shares(pl.LazyFrame({"value": [-5, 0, 40]}), width=20, limit=200)
+    assert inside["bin"].to_list() == [-20, 0, 20, 40] and inside["hits"].to_list() == [1, 1, 0, 1]
+    assert binned_bars(inside, tmp_path / "inside.png", "t", "x", "y") == ""
+    assert (tmp_path / "gap.png").exists() and (tmp_path / "inside.png").exists()
+
+
 def test_chi_square_and_seat_check():
     assert chi2_sf(7.815, 3) == pytest.approx(0.05, abs=1e-3)
     assert chi2_sf(3.841, 1) == pytest.approx(0.05, abs=1e-3)

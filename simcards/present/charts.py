@@ -119,6 +119,21 @@ def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: s
     finish(fig, ax, path, title, xlabel, ylabel)
 
 
+def binned_bars(shares: pl.DataFrame, path: Path, title: str, xlabel: str, ylabel: str,
+                unit: str = "value") -> str:
+    """`rate_bars` of `simcards.stats.binned_shares` by bin label. Returns the caption's
+    sentence on the end bins the chart draws ("" when it draws none): they hold every ``unit``
+    beyond the middle bins."""
+    rate_bars(shares, "label", path, title=title, xlabel=xlabel, ylabel=ylabel)
+    labels = shares["label"].to_list()
+    ends = [label for label in labels if label[0] in "<≥"]
+    if not ends:
+        return ""
+    named = " and ".join(f'"{label}"' for label in ends)
+    return (f" The end bin{'s' if len(ends) > 1 else ''} {named} hold{'' if len(ends) > 1 else 's'}"
+            f" every {unit} beyond the bins between.")
+
+
 def rate_curve(frame: pl.DataFrame, x: str, path: Path, title: str, xlabel: str, ylabel: str,
                min_n: int = 30, series: str | None = None) -> None:
     """``rate`` against a numeric ``x`` with its 95% interval as a band (points with fewer than

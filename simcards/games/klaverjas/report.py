@@ -194,13 +194,14 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                 "perfect-play columns (the double_dummy option is off).")
     if stats.has_perfect_play(deals):
         gap = stats.margin_gap_distribution(deals)
-        charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
-                         title="Bots' margin minus the perfect-play margin (declaring team)",
-                         xlabel="margin difference (bins of 20 points)", ylabel="share of deals (%)")
+        ends = charts.binned_bars(gap, out_dir / "perfect_play_gap.png",
+                                  title="Bots' margin minus the perfect-play margin (declaring team)",
+                                  xlabel="margin difference (bins of 20 points)",
+                                  ylabel="share of deals (%)", unit="deal")
         figures.append(Figure("perfect_play_gap.png", "Share of deals by the declaring team's "
                               "margin with the bots minus its margin under perfect play, with 95% "
-                              "intervals; below 0 the declaring team ended below perfect play. "
-                              "The end bins (-200 and 180) hold every deal beyond them."))
+                              "intervals; below 0 the declaring team ended below perfect play."
+                              + ends))
         selection = run.options.get("trump_selection")  # Kraken has none: forehand names trump
         margins = stats.margin_gap_summary(deals)
         nat = stats.nat_perfect_vs_bots(deals, selection)

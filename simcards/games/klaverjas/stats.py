@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.stats import mean_exprs, rate_exprs, wilson_columns
+from simcards.stats import binned_shares, mean_exprs, rate_exprs, wilson_columns
 from simcards.cards import SUITS
 from simcards.games.klaverjas.rules import RANKS, RJ, RK, RQ, STUK_VALUE, run_lengths
 
@@ -265,13 +265,10 @@ def has_perfect_play(lf: pl.LazyFrame) -> bool:
 
 def margin_gap_distribution(lf: pl.LazyFrame, width: int = 20, limit: int = 200) -> pl.DataFrame:
     """Share of deals by (bots' margin - perfect-play margin) of the declaring team, in bins of
-    ``width`` points (``bin``: the bin's start), with Wilson intervals. The end bins, from
-    ``-limit`` and ``limit - width``, also hold the few deals beyond them."""
+    ``width`` points, with Wilson intervals (`binned_shares`: the end bins, from ``-limit`` and
+    ``limit - width``, also hold the few deals beyond them)."""
     gap = (pl.col("bot_margin").cast(pl.Int32) - pl.col("dd_margin").cast(pl.Int32))
-    binned = lf.select((gap.clip(-limit, limit - width) // width * width).alias("bin"))
-    counts = binned.group_by("bin").agg(pl.len().alias("hits"))
-    total = binned.select(pl.len().alias("n"))
-    return counts.join(total, how="cross").with_columns(wilson_columns()).sort("bin").collect()
+    return binned_shares(lf.select(gap.alias("value")), width, limit)
 
 
 def margin_gap_summary(lf: pl.LazyFrame) -> pl.DataFrame:

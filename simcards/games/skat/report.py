@@ -214,13 +214,14 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
     gap = stats.points_gap_distribution(deals)
     figures = []
     if gap.height:
-        charts.rate_bars(gap, "bin", out_dir / "perfect_play_gap.png",
-                         title="Bots' declarer points minus perfect play's (suit and Grand)",
-                         xlabel="points difference (bins of 10)", ylabel="share of games (%)")
+        ends = charts.binned_bars(gap, out_dir / "perfect_play_gap.png",
+                                  title="Bots' declarer points minus perfect play's (suit and Grand)",
+                                  xlabel="points difference (bins of 10)",
+                                  ylabel="share of games (%)", unit="game")
         figures.append(Figure("perfect_play_gap.png", "Share of suit and Grand games by the "
                               "declarer's card points with the bots minus his points under perfect "
                               "play, with 95% intervals; below 0 the bots' declarer ended below "
-                              "perfect play. The end bins (-60 and 50) hold every game beyond them."))
+                              "perfect play." + ends))
     text = ("Perfect play is the double-dummy solver's: every hand open, the declarer and the two "
             "defenders together playing the declared game from its first card to the best end for "
             "their side (the declarer's card points, the Skat included; in Null whether he takes a "

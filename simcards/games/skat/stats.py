@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcards.stats import mean_exprs, rate_exprs, wilson_columns
+from simcards.stats import binned_shares, mean_exprs, rate_exprs
 
 CONTRACT_NAMES = {-1: "passed", 0: "diamonds", 1: "hearts", 2: "spades", 3: "clubs", 4: "grand",
                   5: "null"}
@@ -257,13 +257,9 @@ def points_gap(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 def points_gap_distribution(lf: pl.LazyFrame, width: int = 10, limit: int = 60) -> pl.DataFrame:
     """Share of suit and Grand games by (bots' declarer points - perfect-play points), in bins
-    of ``width`` points (``bin``: the bin's start), with Wilson intervals; the end bins, from
-    ``-limit`` and ``limit - width``, also hold the games beyond them."""
-    binned = points_gap(lf).select((pl.col("gap").clip(-limit, limit - width) // width * width)
-                                   .alias("bin"))
-    counts = binned.group_by("bin").agg(pl.len().alias("hits"))
-    total = binned.select(pl.len().alias("n"))
-    return counts.join(total, how="cross").with_columns(wilson_columns()).sort("bin").collect()
+    of ``width`` points, with Wilson intervals (`binned_shares`: the end bins, from ``-limit``
+    and ``limit - width``, also hold the games beyond them)."""
+    return binned_shares(points_gap(lf).select(pl.col("gap").alias("value")), width, limit)
 
 
 def points_gap_summary(lf: pl.LazyFrame) -> pl.DataFrame:
