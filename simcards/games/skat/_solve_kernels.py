@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards._jit import driver, kernel
+from simcards._jit import driver, hot, kernel
 from simcards.cards import lowest_bit_index, popcount
 from simcards.games._state import S_HAND, S_LEADER, S_N_PLAYED, S_TRICK, S_WIN_POS
 from simcards.games._trick import TRUMP, beats, eff_suit, follow_mask, power, suit_mask
@@ -157,24 +157,24 @@ def set_mode(ctx, mode, declarer_max):
     ctx[X_DECLARER_MAX] = declarer_max
 
 
-@kernel
+@hot
 def _remaining(ctx):
     return ctx[X_HAND] | ctx[X_HAND + 1] | ctx[X_HAND + 2]
 
 
-@kernel
+@hot
 def _points_of(ctx, cards):
     """Card points of a mask, a suit's byte at a time."""
     return (ctx[X_BYTE_POINTS + (cards & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 8) & 0xFF)]
             + ctx[X_BYTE_POINTS + ((cards >> 16) & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 24) & 0xFF)])
 
 
-@kernel
+@hot
 def _next(seat):
     return 0 if seat == N_SEATS - 1 else seat + 1
 
 
-@kernel
+@hot
 def _gain_of_trick(ctx, points):
     """What a trick worth ``points`` gives the declarer when he takes it."""
     return points if ctx[X_MODE] == MODE_POINTS else 1
@@ -355,7 +355,7 @@ def _store(ctx, tt, F, at, remaining):
     return value
 
 
-@kernel
+@hot
 def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
     """Write the cards of ``legal`` into the frame's move list, the likeliest best first: the
     table's lead, then by a score (leading: the strongest first; the other side winning the
@@ -395,7 +395,7 @@ def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
     return k
 
 
-@kernel
+@hot
 def _equivalent_tried(ctx, T, card, tried, others):
     """Is ``card`` interchangeable with a card of ``tried`` (both in the mover's hand)? Both of
     one effective suit, the same points (when points count) and no card of ``others`` (every
@@ -431,7 +431,7 @@ def _equivalent_tried(ctx, T, card, tried, others):
     return False
 
 
-@kernel
+@hot
 def _set_position(F, at, leader, n, led_suit, best, win_pos, trick_mask, trick_points, alpha, beta):
     F[at + F_LEADER] = leader
     F[at + F_N] = n
@@ -446,7 +446,7 @@ def _set_position(F, at, leader, n, led_suit, best, win_pos, trick_mask, trick_p
     F[at + F_BETA0] = beta
 
 
-@kernel
+@hot
 def _enter(ctx, tt, T, F, at, only):
     """Set up the node of the frame at ``at`` (its position slots filled in). Returns
     (True, value) when the node is settled at once (the end, the last trick, the table or a
