@@ -34,7 +34,12 @@ Techniques:
 - rank equivalence: two cards of the mover's hand are interchangeable when they are of one
   effective suit, score the same points (any points when counting tricks) and no card still
   held by another seat or lying in the trick sits between them in power; only one is tried;
-- the last trick is scored without a search (one card each, nothing to choose).
+- the last two tricks are solved exactly without the frames (`_two_tricks`: minimax over the
+  at most 8 lines of the first, the last one card each) after a table miss, and stored as
+  exact, so the later tests of the value search cut on them; the last trick alone is scored
+  without a search (one card each, nothing to choose);
+- the per-node helpers of the search loop are inlined (``hot``), as in the Klaverjassen
+  solver: a call passes each array as seven words, more than most of their bodies.
 
 Numba's cache cannot hold a recursive function, so the search keeps its own frame stack.
 """
@@ -180,22 +185,78 @@ def _gain_of_trick(ctx, points):
     return points if ctx[X_MODE] == MODE_POINTS else 1
 
 
-@kernel
-def _last_trick(ctx, T, leader):
-    """The declarer's gain from the last trick (every hand holds one card)."""
+@hot
+def _last_trick_of(ctx, T, leader, h0, h1, h2):
+    """The declarer's gain from the last trick when the seats hold one card each, ``h0``..``h2``."""
     contract = ctx[X_CONTRACT]
-    best = lowest_bit_index(ctx[X_HAND + leader])
+    best = lowest_bit_index(h0 if leader == 0 else (h1 if leader == 1 else h2))
     points = T[T_POINTS + best]
     winner = leader
     seat = leader
     for _ in range(N_SEATS - 1):
         seat = _next(seat)
-        card = lowest_bit_index(ctx[X_HAND + seat])
+        card = lowest_bit_index(h0 if seat == 0 else (h1 if seat == 1 else h2))
         points += T[T_POINTS + card]
         if beats(card, best, T, contract):
             best = card
             winner = seat
     return _gain_of_trick(ctx, points) if winner == ctx[X_DECLARER] else 0
+
+
+@kernel
+def _last_trick(ctx, T, leader):
+    """The declarer's gain from the last trick (every hand holds one card)."""
+    return _last_trick_of(ctx, T, leader, ctx[X_HAND], ctx[X_HAND + 1], ctx[X_HAND + 2])
+
+
+@hot
+def _better(value, line, maximizing):
+    return max(value, line) if maximizing else min(value, line)
+
+
+@kernel
+def _two_tricks(ctx, T, leader):
+    """The declarer's exact future gain when every hand holds two cards, ``leader`` to lead:
+    minimax over the at most 8 lines of the first of the two tricks (the last one follows, one
+    card each)."""
+    contract = ctx[X_CONTRACT]
+    declarer = ctx[X_DECLARER]
+    declarer_max = ctx[X_DECLARER_MAX] != 0
+    seat1 = _next(leader)
+    seat2 = _next(seat1)
+    hand0 = ctx[X_HAND + leader]
+    hand1 = ctx[X_HAND + seat1]
+    hand2 = ctx[X_HAND + seat2]
+    max0 = (leader == declarer) == declarer_max
+    max1 = (seat1 == declarer) == declarer_max
+    max2 = (seat2 == declarer) == declarer_max
+    value0 = -INF if max0 else INF
+    rest0 = hand0
+    while rest0:
+        card0 = lowest_bit_index(rest0)
+        rest0 &= rest0 - 1
+        led = eff_suit(T, contract, card0)
+        value1 = -INF if max1 else INF
+        rest1 = follow_mask(hand1, led, T, contract)
+        while rest1:
+            card1 = lowest_bit_index(rest1)
+            rest1 &= rest1 - 1
+            best1, win1 = (card1, seat1) if beats(card1, card0, T, contract) else (card0, leader)
+            value2 = -INF if max2 else INF
+            rest2 = follow_mask(hand2, led, T, contract)
+            while rest2:
+                card2 = lowest_bit_index(rest2)
+                rest2 &= rest2 - 1
+                winner = seat2 if beats(card2, best1, T, contract) else win1
+                points = T[T_POINTS + card0] + T[T_POINTS + card1] + T[T_POINTS + card2]
+                line = _gain_of_trick(ctx, points) if winner == declarer else 0
+                played = (np.int64(1) << card0) | (np.int64(1) << card1) | (np.int64(1) << card2)
+                line += _last_trick_of(ctx, T, winner, ctx[X_HAND] & ~played,
+                                       ctx[X_HAND + 1] & ~played, ctx[X_HAND + 2] & ~played)
+                value2 = _better(value2, line, max2)
+            value1 = _better(value1, value2, max1)
+        value0 = _better(value0, value1, max0)
+    return value0
 
 
 @kernel
@@ -320,15 +381,10 @@ def _mapped_card(ctx, stored, remaining, card):
 
 
 @kernel
-def _store(ctx, tt, F, at, remaining):
-    """Store the settled value of the frame at ``at`` (a trick boundary holding the cards
-    ``remaining``) in the table; returns it."""
-    value = F[at + F_VALUE]
-    slot = F[at + F_SLOT]
-    if slot < 0:
-        return value
-    key = F[at + F_KEY]
-    key2 = F[at + F_KEY2]
+def _store_value(ctx, tt, slot, key, key2, remaining, value, alpha, beta, best_card):
+    """Store ``value``, searched in the window (``alpha``, ``beta``), of the trick-boundary
+    position holding the cards ``remaining`` under this key in bucket ``slot``, with its best
+    lead (NO_MOVE: none)."""
     gen = ctx[X_GEN]
     e = _find(tt, slot, key, key2, gen)
     if e >= 0 and (tt[e + 5] >> 6) != remaining:
@@ -344,14 +400,25 @@ def _store(ctx, tt, F, at, remaining):
         tt[e + 2] = gen
         tt[e + 3] = -INF
         tt[e + 4] = INF
-    if value <= F[at + F_ALPHA0]:
+    if value <= alpha:
         tt[e + 4] = min(tt[e + 4], value)
-    elif value >= F[at + F_BETA0]:
+    elif value >= beta:
         tt[e + 3] = max(tt[e + 3], value)
     else:
         tt[e + 3] = value
         tt[e + 4] = value
-    tt[e + 5] = (F[at + F_BEST_CARD] & 63) | (remaining << 6)
+    tt[e + 5] = (best_card & 63) | (remaining << 6)
+
+
+@kernel
+def _store(ctx, tt, F, at, remaining):
+    """Store the settled value of the frame at ``at`` (a trick boundary holding the cards
+    ``remaining``) in the table; returns it."""
+    value = F[at + F_VALUE]
+    slot = F[at + F_SLOT]
+    if slot >= 0:
+        _store_value(ctx, tt, slot, F[at + F_KEY], F[at + F_KEY2], remaining, value,
+                     F[at + F_ALPHA0], F[at + F_BETA0], F[at + F_BEST_CARD])
     return value
 
 
@@ -492,6 +559,11 @@ def _enter(ctx, tt, T, F, at, only):
                     return True, lower
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
+        if popcount(ctx[X_HAND + leader]) == 2 and only == ALL_CARDS:
+            # two tricks left: solved exactly, and stored so (later tests cut on it)
+            value = _two_tricks(ctx, T, leader)
+            _store_value(ctx, tt, slot, key, key2, remaining, value, -INF, INF, NO_MOVE)
+            return True, value
         low, high = _future_bounds(ctx, T, remaining, leader)
         if high <= alpha:
             return True, high
