@@ -32,8 +32,9 @@ Techniques:
   solve needs no clearing; buckets of two entries, one kept for the position with more cards,
   one always replaced;
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
-  last-trick 10 and all roem still possible (runs only from cards in different hands, the best
-  set of disjoint runs per suit), except what the other party surely wins: the top trumps one
+  last-trick 10 and all roem it can still score (runs only from cards in different hands, the
+  best set of disjoint runs per suit; a roem only for a party that could take the trick it
+  falls in, `_roem_bound`), except what the other party surely wins: the top trumps one
   party holds take their tricks (`_sure_trumps`), or the leader's party cashes its quick tricks
   (`_quick_tricks`: its top cards of a suit while the seats that could ruff must follow), and a
   party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
@@ -95,6 +96,8 @@ from simcards.games.klaverjas.rules import (
     TRUMP_POINTS,
     R_PIT_BONUS,
     R_TABLE_ROEM,
+    RK,
+    RQ,
     T_POINTS,
     T_POWER,
     T_TABLE_FOUR,
@@ -381,27 +384,117 @@ def _run_windows(st, remaining):
     return full3 & ~clash3 & np.int64(0x3F3F3F3F), full4 & ~clash4 & np.int64(0x1F1F1F1F)
 
 
+def _window_tops() -> tuple[np.ndarray, np.ndarray]:
+    """[kind, low]: the strongest rank of the run window of three ranks from rank ``low`` up
+    (slots 0..5) and of four ranks (slots 6..10), kind 0 a plain suit, 1 the trumps; [rank]:
+    the mask of the trump ranks stronger than ``rank``."""
+    tops = np.zeros((2, 11), dtype=np.int64)
+    for kind, power in enumerate((PLAIN_POWER_BY_RANK, TRUMP_POWER_BY_RANK)):
+        for low in range(6):
+            tops[kind, low] = max(range(low, low + 3), key=lambda r: power[r])
+        for low in range(5):
+            tops[kind, 6 + low] = max(range(low, low + 4), key=lambda r: power[r])
+    stronger = np.array([sum(1 << q for q in range(8) if TRUMP_POWER_BY_RANK[q] > TRUMP_POWER_BY_RANK[r])
+                         for r in range(8)], dtype=np.int64)
+    return tops, stronger
+
+
+WINDOW_TOP, TRUMP_STRONGER = _window_tops()
+
+
+@hot
+def _holder(low_bits, high_bits, rank):
+    """The seat holding the card of ``rank`` of a suit, from the suit's bytes of seats 1 | 3
+    (``low_bits``) and 2 | 3 (``high_bits``); seat 0 when no other holds it."""
+    return ((low_bits >> rank) & 1) | (((high_bits >> rank) & 1) << 1)
+
+
+@hot
+def _side_of(party_seats, seat):
+    """1 for a seat of the declaring party, 2 for the other."""
+    return 1 if (party_seats >> seat) & 1 else 2
+
+
 @kernel
 def _roem_bound(st, T, ctx, remaining, trump):
-    """Most table roem the remaining cards can still make: per suit the best set of disjoint
-    runs whose cards lie in different hands (`_run_windows`, `RUN_PACKING`), four of a kind and
-    stuk only when their cards lie in different hands."""
-    roem = np.int64(0)
+    """(declaring party, other party): most table roem each party can still score. Of the
+    remaining cards, per suit the best set of disjoint runs whose cards lie in different hands
+    (`_run_windows`, `RUN_PACKING`), four of a kind and stuk only when their cards lie in
+    different hands; each counted only for the parties that could take the trick it falls in
+    (one card of each hand):
+    - a run of three: the holder of its strongest card, which beats the run's other two, or
+      the fourth seat, the one holding none of them (it may lead another suit the three cannot
+      follow, play a stronger card of the suit, or trump) - but of a trump run only when the
+      fourth seat holds a stronger trump;
+    - a run of four: the holder of its strongest card (every seat plays a card of the run);
+    - four of a kind: the holder of its trump;
+    - stuk: the king's holder, or one of the two other seats that holds a stronger trump."""
+    party_seats = st[S_PARTY]
+    hand1 = st[S_HAND + 1]
+    hand2 = st[S_HAND + 2]
+    hand3 = st[S_HAND + 3]
+    mine = np.int64(0)
+    theirs = np.int64(0)
     threes, fours = _run_windows(st, remaining)
     if threes != 0:
         for suit in range(4):
-            q = ((threes >> (8 * suit)) & 0x3F) | (((fours >> (8 * suit)) & 0x1F) << 6)
-            roem += RUN_PACKING[q]
+            base = 8 * suit
+            open3 = (threes >> base) & 0x3F
+            if open3 == 0:
+                continue
+            open4 = (fours >> base) & 0x1F
+            kind = 1 if suit == trump else 0
+            low_bits = ((hand1 | hand3) >> base) & 0xFF
+            high_bits = ((hand2 | hand3) >> base) & 0xFF
+            q_mine = 0
+            q_theirs = 0
+            for low in range(6):
+                if (open3 >> low) & 1:
+                    top = WINDOW_TOP[kind, low]
+                    top_seat = _holder(low_bits, high_bits, top)
+                    fourth = 6 - (_holder(low_bits, high_bits, low)
+                                  + _holder(low_bits, high_bits, low + 1)
+                                  + _holder(low_bits, high_bits, low + 2))
+                    who = _side_of(party_seats, top_seat)
+                    if kind == 0 or (st[S_HAND + fourth] >> base) & TRUMP_STRONGER[top]:
+                        who |= _side_of(party_seats, fourth)
+                    if who & 1:
+                        q_mine |= 1 << low
+                    if who & 2:
+                        q_theirs |= 1 << low
+            for low in range(5):
+                if (open4 >> low) & 1:
+                    who = _side_of(party_seats, _holder(low_bits, high_bits, WINDOW_TOP[kind, 6 + low]))
+                    if who & 1:
+                        q_mine |= 1 << (6 + low)
+                    else:
+                        q_theirs |= 1 << (6 + low)
+            mine += RUN_PACKING[q_mine]
+            theirs += RUN_PACKING[q_theirs]
+    trump_base = 8 * trump
+    trump_low = ((hand1 | hand3) >> trump_base) & 0xFF
+    trump_high = ((hand2 | hand3) >> trump_base) & 0xFF
     common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
-        if _one_each(st, np.int64(0x01010101) << rank):
-            roem += T[T_TABLE_FOUR + rank]
+        value = T[T_TABLE_FOUR + rank]
+        if value != 0 and _one_each(st, np.int64(0x01010101) << rank):
+            if _side_of(party_seats, _holder(trump_low, trump_high, rank)) == 1:
+                mine += value
+            else:
+                theirs += value
     stuk = T[T_STUK + trump]
     if remaining & stuk == stuk and _one_each(st, stuk):
-        roem += STUK_VALUE
-    return roem
+        king_seat = _holder(trump_low, trump_high, RK)
+        queen_seat = _holder(trump_low, trump_high, RQ)
+        who = _side_of(party_seats, king_seat)
+        for seat in range(4):
+            if seat != king_seat and seat != queen_seat and (st[S_HAND + seat] >> trump_base) & TRUMP_STRONGER[RK]:
+                who |= _side_of(party_seats, seat)
+        mine += STUK_VALUE if who & 1 else 0
+        theirs += STUK_VALUE if who & 2 else 0
+    return mine, theirs
 
 
 @hot
@@ -464,7 +557,7 @@ def _sure_trumps(st, T, ctx, remaining, trump):
 def _future_bound(st, T, ctx, remaining, took, leader):
     """(lowest, highest) future margin at a trick boundary, ``leader`` to lead (-1: bounds that
     hold for every line, without the quick tricks, which hold for the best): one party takes
-    every remaining point, the last-trick 10 and all roem the remaining cards can still make,
+    every remaining point, the last-trick 10 and all roem it can still score (`_roem_bound`),
     except the points the other party surely wins: its top trumps (`_sure_trumps`) or, for the
     leader's party, its quick tricks (`_quick_tricks`), whichever gives more (they may be the
     same tricks, so they do not add up)."""
@@ -474,8 +567,10 @@ def _future_bound(st, T, ctx, remaining, took, leader):
         byte = (remaining >> (8 * suit)) & 0xFF
         points += ctx[(X_TRUMP_POINTS if suit == trump else X_PLAIN_POINTS) + byte]
     spread = points * ctx[X_WEIGHT]
+    roem_declaring = np.int64(0)
+    roem_other = np.int64(0)
     if ctx[X_ROEM] != 0:
-        spread += _roem_bound(st, T, ctx, remaining, trump)
+        roem_declaring, roem_other = _roem_bound(st, T, ctx, remaining, trump)
     owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure_declaring = sure if owner == 1 else 0
     sure_other = sure if owner == 2 else 0
@@ -495,7 +590,8 @@ def _future_bound(st, T, ctx, remaining, took, leader):
             low = min(low, ctx[X_END + end])
             high = max(high, ctx[X_END + end])
     weight = 2 * ctx[X_WEIGHT]
-    return low - spread + sure_declaring * weight, high + spread - sure_other * weight
+    return (low - spread - roem_other + sure_declaring * weight,
+            high + spread + roem_declaring - sure_other * weight)
 
 
 @hot
