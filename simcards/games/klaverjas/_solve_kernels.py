@@ -164,7 +164,9 @@ X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
 X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
 X_BEATERS = X_ORDER + 128  # 32 slots: the cards that beat each card, of the solve's trump (`_set_order`)
 X_SUIT_CODES = X_BEATERS + 32  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
-CTX_SIZE = X_SUIT_CODES + 1024
+X_SUIT_ROEM = X_SUIT_CODES + 1024  # 4 x 256 slots: a suit's roem cards and bounds by its rank mask, this solve (`_suit_roem`)
+X_FOUR_RANKS = X_SUIT_ROEM + 1024  # the ranks whose four of a kind scores table roem (`set_pit_bonus`)
+CTX_SIZE = X_FOUR_RANKS + 1
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
@@ -207,6 +209,10 @@ def set_pit_bonus(ctx, T):
     ctx[X_END + 1] = pit
     ctx[X_END + 2] = -pit if rule(T, R_DEFENDERS_PIT) != 0 else 0
     ctx[X_ROEM] = rule(T, R_TABLE_ROEM)
+    ctx[X_FOUR_RANKS] = 0
+    for rank in range(8):
+        if T[T_TABLE_FOUR + rank] != 0:
+            ctx[X_FOUR_RANKS] |= 1 << rank
 
 
 @kernel
@@ -215,7 +221,7 @@ def begin_solve(ctx, tt):
     ctx[X_GEN] += 1
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
-        ctx[X_SUIT_CODES:X_SUIT_CODES + 1024] = 0
+        ctx[X_SUIT_CODES:X_SUIT_CODES + 2048] = 0
         ctx[X_GEN] = 1
 
 
@@ -416,6 +422,86 @@ def _side_of(party_seats, seat):
 
 
 @kernel
+def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
+    """`_suit_roem` computed: the suit at bit ``base`` holds the ranks ``byte`` (``kind`` 1 for
+    the trumps), ``trump_kind_stuk`` its stuk cards (0 for a plain suit)."""
+    party_seats = st[S_PARTY]
+    cards = byte << base
+    low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & byte
+    high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & byte
+    threes, fours = _run_windows(st, cards)
+    open3 = (threes >> base) & 0x3F
+    open4 = (fours >> base) & 0x1F
+    roem_bits = (open3 | (open3 << 1) | (open3 << 2)) & 0xFF
+    q_mine = 0
+    q_theirs = 0
+    for low in range(6):
+        if (open3 >> low) & 1:
+            top = WINDOW_TOP[kind, low]
+            fourth = 6 - (_holder(low_bits, high_bits, low) + _holder(low_bits, high_bits, low + 1)
+                          + _holder(low_bits, high_bits, low + 2))
+            who = _side_of(party_seats, _holder(low_bits, high_bits, top))
+            if kind == 0 or (st[S_HAND + fourth] >> base) & TRUMP_STRONGER[top]:
+                who |= _side_of(party_seats, fourth)
+            if who & 1:
+                q_mine |= 1 << low
+            if who & 2:
+                q_theirs |= 1 << low
+    for low in range(5):
+        if (open4 >> low) & 1:
+            if _side_of(party_seats, _holder(low_bits, high_bits, WINDOW_TOP[kind, 6 + low])) == 1:
+                q_mine |= 1 << (6 + low)
+            else:
+                q_theirs |= 1 << (6 + low)
+    mine = RUN_PACKING[q_mine]
+    theirs = RUN_PACKING[q_theirs]
+    stuk = trump_kind_stuk
+    if stuk != 0 and cards & stuk == stuk and _one_each(st, stuk):
+        roem_bits |= (stuk >> base) & 0xFF
+        king_seat = _holder(low_bits, high_bits, RK)
+        queen_seat = _holder(low_bits, high_bits, RQ)
+        who = _side_of(party_seats, king_seat)
+        for seat in range(4):
+            if (seat != king_seat and seat != queen_seat
+                    and (st[S_HAND + seat] >> base) & TRUMP_STRONGER[RK]):
+                who |= _side_of(party_seats, seat)
+        mine += STUK_VALUE if who & 1 else 0
+        theirs += STUK_VALUE if who & 2 else 0
+    return roem_bits | (mine << 8) | (theirs << 16)
+
+
+@hot
+def _suit_roem(st, T, ctx, suit, byte, trump):
+    """The table roem of the suit ``suit`` holding the ranks ``byte``, runs and (of the trumps)
+    stuk, packed: its cards that can still take part in them (bits 0..7, `_table_key`) and the
+    most of it the declaring party (bits 8..15) and the other (16..23) can still score
+    (`_roem_bound`). Within a solve every card's holder is fixed, so it depends on ``byte``
+    only and is kept per solve."""
+    slot = X_SUIT_ROEM + 256 * suit + byte
+    if (ctx[slot] >> 24) == ctx[X_GEN]:
+        return ctx[slot] & 0xFFFFFF
+    kind = 1 if suit == trump else 0
+    packed = _suit_roem_of(st, 8 * suit, byte, kind, T[T_STUK + trump] if kind else np.int64(0))
+    ctx[slot] = (ctx[X_GEN] << 24) | packed
+    return packed
+
+
+@hot
+def _roem_fours(st, ctx, remaining):
+    """The ranks of the fours of a kind that can still score table roem: all four cards remain,
+    in different hands."""
+    common = (remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24)
+              & ctx[X_FOUR_RANKS] & 0xFF)
+    fours = np.int64(0)
+    while common:
+        rank = lowest_bit_index(common)
+        common &= common - 1
+        if _one_each(st, np.int64(0x01010101) << rank):
+            fours |= np.int64(1) << rank
+    return fours
+
+
+@kernel
 def _roem_bound(st, T, ctx, remaining, trump):
     """(declaring party, other party): most table roem each party can still score. Of the
     remaining cards, per suit the best set of disjoint runs whose cards lie in different hands
@@ -428,72 +514,30 @@ def _roem_bound(st, T, ctx, remaining, trump):
       fourth seat holds a stronger trump;
     - a run of four: the holder of its strongest card (every seat plays a card of the run);
     - four of a kind: the holder of its trump;
-    - stuk: the king's holder, or one of the two other seats that holds a stronger trump."""
-    party_seats = st[S_PARTY]
-    hand1 = st[S_HAND + 1]
-    hand2 = st[S_HAND + 2]
-    hand3 = st[S_HAND + 3]
+    - stuk: the king's holder, or one of the two other seats that holds a stronger trump.
+    The runs and stuk per suit come from `_suit_roem` (kept per solve). Within a solve only:
+    a caller with other hands starts a new one (`begin_solve`)."""
     mine = np.int64(0)
     theirs = np.int64(0)
-    threes, fours = _run_windows(st, remaining)
-    if threes != 0:
-        for suit in range(4):
-            base = 8 * suit
-            open3 = (threes >> base) & 0x3F
-            if open3 == 0:
-                continue
-            open4 = (fours >> base) & 0x1F
-            kind = 1 if suit == trump else 0
-            low_bits = ((hand1 | hand3) >> base) & 0xFF
-            high_bits = ((hand2 | hand3) >> base) & 0xFF
-            q_mine = 0
-            q_theirs = 0
-            for low in range(6):
-                if (open3 >> low) & 1:
-                    top = WINDOW_TOP[kind, low]
-                    top_seat = _holder(low_bits, high_bits, top)
-                    fourth = 6 - (_holder(low_bits, high_bits, low)
-                                  + _holder(low_bits, high_bits, low + 1)
-                                  + _holder(low_bits, high_bits, low + 2))
-                    who = _side_of(party_seats, top_seat)
-                    if kind == 0 or (st[S_HAND + fourth] >> base) & TRUMP_STRONGER[top]:
-                        who |= _side_of(party_seats, fourth)
-                    if who & 1:
-                        q_mine |= 1 << low
-                    if who & 2:
-                        q_theirs |= 1 << low
-            for low in range(5):
-                if (open4 >> low) & 1:
-                    who = _side_of(party_seats, _holder(low_bits, high_bits, WINDOW_TOP[kind, 6 + low]))
-                    if who & 1:
-                        q_mine |= 1 << (6 + low)
-                    else:
-                        q_theirs |= 1 << (6 + low)
-            mine += RUN_PACKING[q_mine]
-            theirs += RUN_PACKING[q_theirs]
-    trump_base = 8 * trump
-    trump_low = ((hand1 | hand3) >> trump_base) & 0xFF
-    trump_high = ((hand2 | hand3) >> trump_base) & 0xFF
-    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
-    while common:
-        rank = lowest_bit_index(common)
-        common &= common - 1
-        value = T[T_TABLE_FOUR + rank]
-        if value != 0 and _one_each(st, np.int64(0x01010101) << rank):
-            if _side_of(party_seats, _holder(trump_low, trump_high, rank)) == 1:
-                mine += value
-            else:
-                theirs += value
-    stuk = T[T_STUK + trump]
-    if remaining & stuk == stuk and _one_each(st, stuk):
-        king_seat = _holder(trump_low, trump_high, RK)
-        queen_seat = _holder(trump_low, trump_high, RQ)
-        who = _side_of(party_seats, king_seat)
+    for suit in range(4):
+        byte = (remaining >> (8 * suit)) & 0xFF
+        if byte != 0:
+            packed = _suit_roem(st, T, ctx, suit, byte, trump)
+            mine += (packed >> 8) & 0xFF
+            theirs += packed >> 16
+    fours = _roem_fours(st, ctx, remaining)
+    while fours:
+        rank = lowest_bit_index(fours)
+        fours &= fours - 1
+        trump_card = np.int64(1) << (8 * trump + rank)
+        declaring = False
         for seat in range(4):
-            if seat != king_seat and seat != queen_seat and (st[S_HAND + seat] >> trump_base) & TRUMP_STRONGER[RK]:
-                who |= _side_of(party_seats, seat)
-        mine += STUK_VALUE if who & 1 else 0
-        theirs += STUK_VALUE if who & 2 else 0
+            if st[S_HAND + seat] & trump_card:
+                declaring = (st[S_PARTY] >> seat) & 1 == 1
+        if declaring:
+            mine += T[T_TABLE_FOUR + rank]
+        else:
+            theirs += T[T_TABLE_FOUR + rank]
     return mine, theirs
 
 
@@ -953,28 +997,6 @@ CHEAPEST_FIRST = _cheapest_first_table()
 
 
 @kernel
-def _roem_cards(st, T, remaining, trump):
-    """The remaining cards that can still take part in table roem: those of three ranks next to
-    each other in one suit that all remain with no hand holding two of them (a trick takes one
-    card of each hand, so only such a window can make a run, and a longer run holds one), the
-    four cards of a rank that counts as four of a kind when they lie in four hands, and the
-    trump king and queen when they lie in two."""
-    threes, _ = _run_windows(st, remaining)
-    cards = threes | (threes << 1) | (threes << 2)
-    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
-    while common:
-        rank = lowest_bit_index(common)
-        common &= common - 1
-        four = np.int64(0x01010101) << rank
-        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, four):
-            cards |= four
-    stuk = T[T_STUK + trump]
-    if remaining & stuk == stuk and _one_each(st, stuk):
-        cards |= stuk
-    return cards
-
-
-@kernel
 def _suit_field(st, base, byte, kind, roem_bits):
     """The key field of the suit at bit ``base`` (`_table_key`): strongest first, each remaining
     card's holder and whether it is a roem card (3 bits), and the count (bits 24..27)."""
@@ -998,8 +1020,12 @@ def _suit_field(st, base, byte, kind, roem_bits):
 def _table_key(st, T, ctx, remaining, leader, took):
     """The three key words of a trick-boundary position, keyed by *relative rank*
     (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
-    take part in roem (`_roem_cards`; none without table roem) are keyed by their exact ranks
-    (first word); of the others only the place in power order counts: per suit the key holds,
+    take part in roem (none without table roem) are keyed by their exact ranks (first word):
+    those of three ranks next to each other in one suit that all remain with no hand holding
+    two of them (a trick takes one card of each hand, so only such a window can make a run, and
+    a longer run holds one), the trump king and queen when they lie in two hands (both per suit
+    from `_suit_roem`), and the four cards of a rank that counts as four of a kind when they
+    lie in four hands (`_roem_fours`). Of the others only the place in power order counts: per suit the key holds,
     strongest first, each card's holder and whether it is one of the roem cards (3 bits a card,
     and the count; suits 0 and 1 in the second word, 2 and 3 in the third). Two positions of
     one key play alike: the i-th strongest card of a suit maps onto the other's i-th strongest,
@@ -1008,8 +1034,9 @@ def _table_key(st, T, ctx, remaining, leader, took):
     the matched cards (`_point_shift`), which the table adds to the bounds it hands out. The
     first word also holds the leader, ``took`` and the generation stamp."""
     trump = st[S_TRUMP] & 3
-    fixed = _roem_cards(st, T, remaining, trump) if ctx[X_ROEM] != 0 else np.int64(0)
-    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
+    roem = ctx[X_ROEM] != 0
+    fours = _roem_fours(st, ctx, remaining) if roem else np.int64(0)
+    fixed = fours * np.int64(0x01010101)
     key2 = np.int64(0)
     key3 = np.int64(0)
     for suit in range(4):
@@ -1018,8 +1045,11 @@ def _table_key(st, T, ctx, remaining, leader, took):
         if byte == 0:
             continue
         kind = 1 if suit == trump else 0
-        roem_bits = (fixed >> base) & 0xFF
-        if roem_bits == 0:  # holders are fixed within a solve: the field depends on the ranks only
+        # holders are fixed within a solve: the runs and stuk, and so the field without fours,
+        # depend on the ranks only
+        roem_bits = (_suit_roem(st, T, ctx, suit, byte, trump) & 0xFF) if roem else np.int64(0)
+        fixed |= roem_bits << base
+        if fours & byte == 0:
             slot = X_SUIT_CODES + 256 * suit + byte
             if (ctx[slot] >> 28) == ctx[X_GEN]:
                 field = ctx[slot] & 0xFFFFFFF
@@ -1027,11 +1057,12 @@ def _table_key(st, T, ctx, remaining, leader, took):
                 field = _suit_field(st, base, byte, kind, roem_bits)
                 ctx[slot] = (ctx[X_GEN] << 28) | field
         else:
-            field = _suit_field(st, base, byte, kind, roem_bits)
+            field = _suit_field(st, base, byte, kind, roem_bits | (fours & byte))
         if suit < 2:
             key2 |= field << (28 * suit)
         else:
             key3 |= field << (28 * (suit - 2))
+    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
     return key, key2, key3
 
 
