@@ -280,7 +280,7 @@ def _append_ordered(F, at, k, cards, ctx, highest):
     return k
 
 
-@kernel
+@hot
 def _roem_free(card, others, T):
     """Can ``card`` take part in no table roem for the rest of the deal? ``others``: the cards
     that could share a trick with it. A run needs two cards of its suit next to it in rank
@@ -501,7 +501,7 @@ def _roem_fours(st, ctx, remaining):
     return fours
 
 
-@kernel
+@hot
 def _roem_bound(st, T, ctx, remaining, trump):
     """(declaring party, other party): most table roem each party can still score. Of the
     remaining cards, per suit the best set of disjoint runs whose cards lie in different hands
