@@ -264,6 +264,28 @@ def test_each_partys_roem_bound_golden():
                 assert low <= future <= high, (codes, turn, leader, team)
 
 
+@settings(max_examples=200)
+@given(st.sampled_from(RULESETS[:2]), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_roem_capable_cards_against_the_definition(name, cards, others):
+    """`_roem_capable` (all cards at once, bit-parallel) against its definition card by card: a
+    card can take part in roem when two cards of its suit next to it in rank (below, around or
+    above it) lie among ``others``, or the three other cards of its rank do and that rank's four
+    of a kind counts. The rank equivalence leans on it: a card wrongly called free is merged
+    with a neighbour it does not play like."""
+    game, solver = game_of(name, True)
+    SK.set_pit_bonus(solver.ctx, game.tables)  # the ranks whose four counts
+    others &= ~cards
+    fours = [r for r in range(8) if game.tables[SK.T_TABLE_FOUR + r]]
+    expected = 0
+    for card in NK.mask_cards(cards):
+        suit, rank = card // 8, card % 8
+        runs = any(all((others >> (8 * suit + o)) & 1 for o in range(low, low + 3) if o != rank)
+                   for low in range(max(0, rank - 2), min(rank, 5) + 1))
+        four = rank in fours and all((others >> (8 * s + rank)) & 1 for s in range(4) if s != suit)
+        expected |= (runs or four) << card
+    assert SK._roem_capable(np.int64(cards), np.int64(others), solver.ctx) == expected
+
+
 def test_run_packing_is_the_best_set_of_disjoint_runs():
     """The per-suit sequence roem bound: the best set of disjoint possible runs, by brute force."""
     windows = [(7 << low, 20) for low in range(6)] + [(15 << low, 50) for low in range(5)]

@@ -49,7 +49,7 @@ Techniques:
 - rank equivalence, done carefully: two cards of one hand are interchangeable only when they
   have no points, no card held by another seat or lying in the trick sits between them in
   power, and (with table roem) neither can still take part in a sequence or four of a kind
-  with the cards other hands hold (`_roem_free`). Adjacent cards usually differ in points or
+  with the cards other hands hold (`_roem_capable`). Adjacent cards usually differ in points or
   in the sequences they complete, so only these truly equal cards are merged.
 
 The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
@@ -281,22 +281,20 @@ def _append_ordered(F, at, k, cards, ctx, highest):
 
 
 @hot
-def _roem_free(card, others, T):
-    """Can ``card`` take part in no table roem for the rest of the deal? ``others``: the cards
-    that could share a trick with it. A run needs two cards of its suit next to it in rank
-    among them, four of a kind (of a rank that counts) the three other cards of its rank."""
-    rank = card & 7
-    suit_base = card & 0x38
-    near = (others >> suit_base) & 0xFF
-    for low in range(max(0, rank - 2), min(rank, 5) + 1):
-        need = (np.int64(7) << low) & ~(np.int64(1) << rank)
-        if near & need == need:
-            return False
-    if T[T_TABLE_FOUR + rank] != 0:
-        same = (np.int64(0x01010101) << rank) & ~(np.int64(1) << card)
-        if others & same == same:
-            return False
-    return True
+def _roem_capable(cards, others, ctx):
+    """The cards of ``cards`` (none of them in ``others``) that can still take part in table
+    roem, ``others`` the cards that could share a trick with them: a run needs two cards of its
+    suit next to it in rank among them, four of a kind (of a rank that counts) the three other
+    cards of its rank. All cards at once: a card is the low, middle or high rank of a run."""
+    runs = (((others >> 1) & (others >> 2) & np.int64(0x3F3F3F3F))
+            | ((others << 1) & (others >> 1) & np.int64(0x7E7E7E7E))
+            | ((others << 1) & (others << 2) & np.int64(0xFCFCFCFC)))
+    a = others & 0xFF
+    b = (others >> 8) & 0xFF
+    c = (others >> 16) & 0xFF
+    d = (others >> 24) & 0xFF
+    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d) & ctx[X_FOUR_RANKS]
+    return cards & (runs | (~others & (three * np.int64(0x01010101))))
 
 
 @hot
@@ -304,7 +302,7 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
     """Is ``card`` interchangeable with a card of ``tried`` (both in the mover's ``hand``)?
     ``others``: every card still in play that the mover does not hold (other hands, the trick).
     Both must score no points, no card of ``others`` may lie between them in power, and with
-    table roem neither may be able to take part in roem (`_roem_free`): then swapping them in
+    table roem neither may be able to take part in roem (`_roem_capable`): then swapping them in
     any line changes no trick's winner, points or roem."""
     points = card_points(T, trump, card)
     if points != 0:
@@ -314,9 +312,11 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
     candidates = tried & suit
     if candidates == 0:
         return False
-    roem = ctx[X_ROEM] != 0
-    if roem and not _roem_free(card, others, T):
-        return False
+    capable = np.int64(0)
+    if ctx[X_ROEM] != 0:
+        capable = _roem_capable(candidates | (np.int64(1) << card), others, ctx)
+        if (capable >> card) & 1:
+            return False
     mine = _power(T, trump, card)
     rest = candidates
     while rest:
@@ -324,7 +324,7 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
         rest &= rest - 1
         if card_points(T, trump, other) != 0:
             continue
-        if roem and not _roem_free(other, others, T):
+        if (capable >> other) & 1:
             continue
         theirs = _power(T, trump, other)
         low = min(mine, theirs)
