@@ -40,7 +40,8 @@ Techniques:
   party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
   a position's value but not that of a restricted root's cards;
 - move ordering: the table's best lead first, then cards by a cheap heuristic (win cheaply,
-  smear points on a partner's trick, duck low);
+  smear points on a partner's trick, duck low; the trick's last card that makes table roem
+  first when the mover's party takes the trick, last when the other does);
 - the last two tricks are solved exactly without the frames (`_two_tricks`: alpha-beta over at
   most 16 lines of the first, the last one card each) after a table miss, and stored as exact,
   so the later tests of the value search cut on them;
@@ -845,7 +846,9 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
     """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
     table's move, then (leading or smearing on the partner's trick) the most points first;
     against an opponent's winning card the cards that beat it (cheapest first, the last seat
-    richest first), then the rest cheapest first. Returns their number."""
+    richest first), then the rest cheapest first. The last seat's cards that make table roem
+    go first when its party takes the trick with them, last when the other party does.
+    Returns their number."""
     trump = st[S_TRUMP] & 3
     k = 0
     rest_all = legal
@@ -853,6 +856,25 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
         F[at + F_MOVES] = tt_move
         k = 1
         rest_all &= ~(np.int64(1) << tt_move)
+    # the last card of a trick that would make table roem: first when the mover's party takes
+    # the trick with it, last when the other does (the trick's outcome is known)
+    good = np.int64(0)
+    bad = np.int64(0)
+    if n == 3 and ctx[X_ROEM] != 0:
+        trick = F[at + F_TRICK_MASK]
+        rest = rest_all
+        while rest:
+            card = lowest_bit_index(rest)
+            rest &= rest - 1
+            if _trick_roem(trick | (np.int64(1) << card), trump, T) > 0:
+                beats = (ctx[X_BEATERS + best] >> card) & 1
+                if beats or ((party >> ((leader + win_pos) & 3)) & 1) == maximizing:
+                    good |= np.int64(1) << card
+                else:
+                    bad |= np.int64(1) << card
+        if good | bad:
+            k = _append_ordered(F, at, k, good, ctx, True)
+            rest_all &= ~(good | bad)
     first = rest_all
     second = np.int64(0)
     first_high = True
@@ -866,7 +888,8 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
         else:
             first_high = n == 3  # the partner's trick: smear points with the last card only
     k = _append_ordered(F, at, k, first, ctx, first_high)
-    return _append_ordered(F, at, k, second, ctx, False)
+    k = _append_ordered(F, at, k, second, ctx, False)
+    return _append_ordered(F, at, k, bad, ctx, False)
 
 
 @hot
