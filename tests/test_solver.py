@@ -165,8 +165,125 @@ def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed
     SK._set_order(solver.ctx, game.tables, trump)  # the solve's order tables (cheapest cards)
     future = NS.minimax(deal, end_bonus) - SK.played_margin(st_, game.tables, solver.ctx)
     for leader in (deal.leader, -1):  # with the leader's quick tricks, and without
+        SK.begin_solve(solver.ctx, solver.tt)  # a solve of its own (the roem per suit is kept per solve)
         low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took, leader)
         assert low <= future <= high
+
+
+def planted_position(name, trump, seed, cards_left, planted):
+    """(game, solver, state, deal, st_, hands) of a position of ``cards_left`` cards, table roem
+    on, whose hands are dealt anew with a roem planted in different hands: a run of three or
+    four of a random suit, a run of three trumps (with a stronger trump in the fourth hand), stuk,
+    or four of a kind. The tricks played before
+    only give the points so far."""
+    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, cards_left)
+    solver._prepare(state)
+    rng = random.Random(seed)
+    if planted in ("run3", "trump_run3", "run4"):
+        length = 4 if planted == "run4" else 3
+        suit = trump if planted == "trump_run3" else rng.randrange(4)
+        low = rng.randrange(9 - length)
+        cards = [8 * suit + low + i for i in range(length)]
+        if planted == "trump_run3":  # and a stronger trump in the fourth hand, when there is one
+            strength = lambda c: NK.strength(c, trump)
+            stronger = [c for c in range(8 * trump, 8 * trump + 8)
+                        if c not in cards and strength(c) > max(map(strength, cards))]
+            cards += rng.sample(stronger, min(1, len(stronger)))
+    elif planted == "stuk":
+        cards = [8 * trump + 5, 8 * trump + 6]  # Q and K
+    else:
+        rank = rng.choice([r for r in range(8) if game.tables[SK.T_TABLE_FOUR + r]])
+        cards = [8 * suit + rank for suit in range(4)]
+    rest = [c for c in range(32) if c not in cards]
+    rng.shuffle(rest)
+    hands = [set() for _ in range(4)]
+    for seat, card in zip(rng.sample(range(4), len(cards)), cards):
+        hands[seat].add(card)
+    for seat in range(4):
+        while len(hands[seat]) < cards_left // 4:
+            hands[seat].add(rest.pop())
+    st_ = np.array(state._st)
+    for seat in range(4):
+        st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+    return game, solver, state, deal, st_, hands
+
+
+@settings(max_examples=80)
+@given(st.sampled_from(RULESETS[:2]), st.integers(0, 3), st.integers(0, 2**32),
+       st.sampled_from(("run3", "trump_run3", "run4", "stuk", "four")), st.sampled_from((4, 8, 12)))
+def test_each_partys_roem_bound_holds_the_true_value(name, trump, seed, planted, cards_left):
+    """The trick-boundary bound gives each party only the roem it could take the trick of
+    (`_roem_bound`: a run of three to the holder of its strongest card or the seat holding none
+    of it, a run of four to the holder of its strongest card, four of a kind to its trump's
+    holder, stuk to the king's holder or a seat with a stronger trump). On positions with such
+    a roem planted, the bounds must hold the true future margin: a version that gives a run of
+    three only to its strongest card's holder (of a plain suit or of the trumps), or stuk only to
+    the king's, fails here."""
+    game, solver, state, deal, st_, hands = planted_position(name, trump, seed, cards_left, planted)
+    team = state.declarer % 2
+    took = (1 if deal.tricks[team] > 0 else 0) | (2 if deal.tricks[1 - team] > 0 else 0)
+    future = NS._value(deal, [frozenset(h) for h in hands], [], deal.leader, deal.points,
+                       deal.roem, deal.tricks, deal.n_tricks, lambda tricks: 0)
+    future -= SK.played_margin(st_, game.tables, solver.ctx)
+    SK._set_order(solver.ctx, game.tables, trump)
+    remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
+    for leader in (deal.leader, -1):
+        SK.begin_solve(solver.ctx, solver.tt)
+        low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, took, leader)
+        assert low <= future <= high
+
+
+def test_each_partys_roem_bound_golden():
+    """The last trick (forced) of Rotterdam, hearts trump, both parties having taken tricks: the
+    roem falls to the party that takes it, and its bound must count it for that party: a run of
+    three trumps to the fourth seat's stronger trump (JH over 7H 8H 9H), a run of three spades
+    to the fourth seat's ruff, stuk to a stronger trump than the king (KH and QH of both
+    parties, JH with the queen's partner), four jacks to the trump jack, a run of four to its
+    strongest card."""
+    name, trump = "klaverjas-rotterdam", 2
+    seed = next(s for s in range(100)
+                if min(random_position(name, True, trump, s, 4)[3].tricks) > 0)
+    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, 4)
+    solver._prepare(state)
+    SK._set_order(solver.ctx, game.tables, trump)
+    st_ = np.array(state._st)
+    team = state.declarer % 2
+    for codes in (["7H", "8H", "9H", "JH"], ["7H", "7S", "8S", "9S"], ["QH", "KH", "JH", "7S"],
+                  ["JC", "JD", "JH", "JS"], ["7S", "8S", "9S", "10S"], ["7C", "QH", "JH", "KH"]):
+        for turn in range(4):
+            hands = [{NK.card(codes[(seat + turn) % 4])} for seat in range(4)]
+            for seat in range(4):
+                st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+            for leader in range(4):
+                future = NS._value(deal, [frozenset(h) for h in hands], [], leader, deal.points,
+                                   deal.roem, deal.tricks, deal.n_tricks, end_bonus)
+                future -= SK.played_margin(st_, game.tables, solver.ctx)
+                remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
+                SK.begin_solve(solver.ctx, solver.tt)
+                low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
+                assert low <= future <= high, (codes, turn, leader, team)
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(RULESETS[:2]), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_roem_capable_cards_against_the_definition(name, cards, others):
+    """`_roem_capable` (all cards at once, bit-parallel) against its definition card by card: a
+    card can take part in roem when two cards of its suit next to it in rank (below, around or
+    above it) lie among ``others``, or the three other cards of its rank do and that rank's four
+    of a kind counts. The rank equivalence leans on it: a card wrongly called free is merged
+    with a neighbour it does not play like."""
+    game, solver = game_of(name, True)
+    SK.set_pit_bonus(solver.ctx, game.tables)  # the ranks whose four counts
+    others &= ~cards
+    fours = [r for r in range(8) if game.tables[SK.T_TABLE_FOUR + r]]
+    expected = 0
+    for card in NK.mask_cards(cards):
+        suit, rank = card // 8, card % 8
+        runs = any(all((others >> (8 * suit + o)) & 1 for o in range(low, low + 3) if o != rank)
+                   for low in range(max(0, rank - 2), min(rank, 5) + 1))
+        four = rank in fours and all((others >> (8 * s + rank)) & 1 for s in range(4) if s != suit)
+        expected |= (runs or four) << card
+    assert SK._roem_capable(np.int64(cards), np.int64(others), solver.ctx) == expected
 
 
 def test_run_packing_is_the_best_set_of_disjoint_runs():
@@ -267,6 +384,7 @@ def test_cards_that_can_still_make_roem_are_keyed_by_their_ranks():
         for seat, codes in enumerate(hands):
             st_[SK.S_HAND + seat] = NK.cards_mask(NK.cards(codes))
         remaining = sum(NK.cards_mask(NK.cards(codes)) for codes in hands)
+        SK.begin_solve(solver.ctx, solver.tt)
         key = SK._table_key(st_, game.tables, solver.ctx, np.int64(remaining), 0, 3)
         return {NK.code(c) for c in range(32) if (int(key[0]) >> c) & 1}
 

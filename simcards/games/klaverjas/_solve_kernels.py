@@ -32,14 +32,16 @@ Techniques:
   solve needs no clearing; buckets of two entries, one kept for the position with more cards,
   one always replaced;
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
-  last-trick 10 and all roem still possible (runs only from cards in different hands, the best
-  set of disjoint runs per suit), except what the other party surely wins: the top trumps one
+  last-trick 10 and all roem it can still score (runs only from cards in different hands, the
+  best set of disjoint runs per suit; a roem only for a party that could take the trick it
+  falls in, `_roem_bound`), except what the other party surely wins: the top trumps one
   party holds take their tricks (`_sure_trumps`), or the leader's party cashes its quick tricks
   (`_quick_tricks`: its top cards of a suit while the seats that could ruff must follow), and a
   party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
   a position's value but not that of a restricted root's cards;
 - move ordering: the table's best lead first, then cards by a cheap heuristic (win cheaply,
-  smear points on a partner's trick, duck low);
+  smear points on a partner's trick, duck low; the trick's last card that makes table roem
+  first when the mover's party takes the trick, last when the other does);
 - the last two tricks are solved exactly without the frames (`_two_tricks`: alpha-beta over at
   most 16 lines of the first, the last one card each) after a table miss, and stored as exact,
   so the later tests of the value search cut on them;
@@ -48,7 +50,7 @@ Techniques:
 - rank equivalence, done carefully: two cards of one hand are interchangeable only when they
   have no points, no card held by another seat or lying in the trick sits between them in
   power, and (with table roem) neither can still take part in a sequence or four of a kind
-  with the cards other hands hold (`_roem_free`). Adjacent cards usually differ in points or
+  with the cards other hands hold (`_roem_capable`). Adjacent cards usually differ in points or
   in the sequences they complete, so only these truly equal cards are merged.
 
 The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
@@ -95,6 +97,8 @@ from simcards.games.klaverjas.rules import (
     TRUMP_POINTS,
     R_PIT_BONUS,
     R_TABLE_ROEM,
+    RK,
+    RQ,
     T_POINTS,
     T_POWER,
     T_TABLE_FOUR,
@@ -161,7 +165,9 @@ X_TRUMP_POINTS = X_PLAIN_POINTS + 256  # 256 slots: the same for the trump suit
 X_ORDER = X_TRUMP_POINTS + 256  # 128 slots: the move-ordering tables of the solve's trump (`_set_order`)
 X_BEATERS = X_ORDER + 128  # 32 slots: the cards that beat each card, of the solve's trump (`_set_order`)
 X_SUIT_CODES = X_BEATERS + 32  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
-CTX_SIZE = X_SUIT_CODES + 1024
+X_SUIT_ROEM = X_SUIT_CODES + 1024  # 4 x 256 slots: a suit's roem cards and bounds by its rank mask, this solve (`_suit_roem`)
+X_FOUR_RANKS = X_SUIT_ROEM + 1024  # the ranks whose four of a kind scores table roem (`set_pit_bonus`)
+CTX_SIZE = X_FOUR_RANKS + 1
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
@@ -204,6 +210,10 @@ def set_pit_bonus(ctx, T):
     ctx[X_END + 1] = pit
     ctx[X_END + 2] = -pit if rule(T, R_DEFENDERS_PIT) != 0 else 0
     ctx[X_ROEM] = rule(T, R_TABLE_ROEM)
+    ctx[X_FOUR_RANKS] = 0
+    for rank in range(8):
+        if T[T_TABLE_FOUR + rank] != 0:
+            ctx[X_FOUR_RANKS] |= 1 << rank
 
 
 @kernel
@@ -212,7 +222,7 @@ def begin_solve(ctx, tt):
     ctx[X_GEN] += 1
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
-        ctx[X_SUIT_CODES:X_SUIT_CODES + 1024] = 0
+        ctx[X_SUIT_CODES:X_SUIT_CODES + 2048] = 0
         ctx[X_GEN] = 1
 
 
@@ -271,23 +281,21 @@ def _append_ordered(F, at, k, cards, ctx, highest):
     return k
 
 
-@kernel
-def _roem_free(card, others, T):
-    """Can ``card`` take part in no table roem for the rest of the deal? ``others``: the cards
-    that could share a trick with it. A run needs two cards of its suit next to it in rank
-    among them, four of a kind (of a rank that counts) the three other cards of its rank."""
-    rank = card & 7
-    suit_base = card & 0x38
-    near = (others >> suit_base) & 0xFF
-    for low in range(max(0, rank - 2), min(rank, 5) + 1):
-        need = (np.int64(7) << low) & ~(np.int64(1) << rank)
-        if near & need == need:
-            return False
-    if T[T_TABLE_FOUR + rank] != 0:
-        same = (np.int64(0x01010101) << rank) & ~(np.int64(1) << card)
-        if others & same == same:
-            return False
-    return True
+@hot
+def _roem_capable(cards, others, ctx):
+    """The cards of ``cards`` (none of them in ``others``) that can still take part in table
+    roem, ``others`` the cards that could share a trick with them: a run needs two cards of its
+    suit next to it in rank among them, four of a kind (of a rank that counts) the three other
+    cards of its rank. All cards at once: a card is the low, middle or high rank of a run."""
+    runs = (((others >> 1) & (others >> 2) & np.int64(0x3F3F3F3F))
+            | ((others << 1) & (others >> 1) & np.int64(0x7E7E7E7E))
+            | ((others << 1) & (others << 2) & np.int64(0xFCFCFCFC)))
+    a = others & 0xFF
+    b = (others >> 8) & 0xFF
+    c = (others >> 16) & 0xFF
+    d = (others >> 24) & 0xFF
+    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d) & ctx[X_FOUR_RANKS]
+    return cards & (runs | (~others & (three * np.int64(0x01010101))))
 
 
 @hot
@@ -295,7 +303,7 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
     """Is ``card`` interchangeable with a card of ``tried`` (both in the mover's ``hand``)?
     ``others``: every card still in play that the mover does not hold (other hands, the trick).
     Both must score no points, no card of ``others`` may lie between them in power, and with
-    table roem neither may be able to take part in roem (`_roem_free`): then swapping them in
+    table roem neither may be able to take part in roem (`_roem_capable`): then swapping them in
     any line changes no trick's winner, points or roem."""
     points = card_points(T, trump, card)
     if points != 0:
@@ -305,9 +313,11 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
     candidates = tried & suit
     if candidates == 0:
         return False
-    roem = ctx[X_ROEM] != 0
-    if roem and not _roem_free(card, others, T):
-        return False
+    capable = np.int64(0)
+    if ctx[X_ROEM] != 0:
+        capable = _roem_capable(candidates | (np.int64(1) << card), others, ctx)
+        if (capable >> card) & 1:
+            return False
     mine = _power(T, trump, card)
     rest = candidates
     while rest:
@@ -315,7 +325,7 @@ def _equivalent_tried(card, tried, hand, others, trump, T, ctx):
         rest &= rest - 1
         if card_points(T, trump, other) != 0:
             continue
-        if roem and not _roem_free(other, others, T):
+        if (capable >> other) & 1:
             continue
         theirs = _power(T, trump, other)
         low = min(mine, theirs)
@@ -381,27 +391,155 @@ def _run_windows(st, remaining):
     return full3 & ~clash3 & np.int64(0x3F3F3F3F), full4 & ~clash4 & np.int64(0x1F1F1F1F)
 
 
+def _window_tops() -> tuple[np.ndarray, np.ndarray]:
+    """[kind, low]: the strongest rank of the run window of three ranks from rank ``low`` up
+    (slots 0..5) and of four ranks (slots 6..10), kind 0 a plain suit, 1 the trumps; [rank]:
+    the mask of the trump ranks stronger than ``rank``."""
+    tops = np.zeros((2, 11), dtype=np.int64)
+    for kind, power in enumerate((PLAIN_POWER_BY_RANK, TRUMP_POWER_BY_RANK)):
+        for low in range(6):
+            tops[kind, low] = max(range(low, low + 3), key=lambda r: power[r])
+        for low in range(5):
+            tops[kind, 6 + low] = max(range(low, low + 4), key=lambda r: power[r])
+    stronger = np.array([sum(1 << q for q in range(8) if TRUMP_POWER_BY_RANK[q] > TRUMP_POWER_BY_RANK[r])
+                         for r in range(8)], dtype=np.int64)
+    return tops, stronger
+
+
+WINDOW_TOP, TRUMP_STRONGER = _window_tops()
+
+
+@hot
+def _holder(low_bits, high_bits, rank):
+    """The seat holding the card of ``rank`` of a suit, from the suit's bytes of seats 1 | 3
+    (``low_bits``) and 2 | 3 (``high_bits``); seat 0 when no other holds it."""
+    return ((low_bits >> rank) & 1) | (((high_bits >> rank) & 1) << 1)
+
+
+@hot
+def _side_of(party_seats, seat):
+    """1 for a seat of the declaring party, 2 for the other."""
+    return 1 if (party_seats >> seat) & 1 else 2
+
+
 @kernel
-def _roem_bound(st, T, ctx, remaining, trump):
-    """Most table roem the remaining cards can still make: per suit the best set of disjoint
-    runs whose cards lie in different hands (`_run_windows`, `RUN_PACKING`), four of a kind and
-    stuk only when their cards lie in different hands."""
-    roem = np.int64(0)
-    threes, fours = _run_windows(st, remaining)
-    if threes != 0:
-        for suit in range(4):
-            q = ((threes >> (8 * suit)) & 0x3F) | (((fours >> (8 * suit)) & 0x1F) << 6)
-            roem += RUN_PACKING[q]
-    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
+def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
+    """`_suit_roem` computed: the suit at bit ``base`` holds the ranks ``byte`` (``kind`` 1 for
+    the trumps), ``trump_kind_stuk`` its stuk cards (0 for a plain suit)."""
+    party_seats = st[S_PARTY]
+    cards = byte << base
+    low_bits = ((st[S_HAND + 1] | st[S_HAND + 3]) >> base) & byte
+    high_bits = ((st[S_HAND + 2] | st[S_HAND + 3]) >> base) & byte
+    threes, fours = _run_windows(st, cards)
+    open3 = (threes >> base) & 0x3F
+    open4 = (fours >> base) & 0x1F
+    roem_bits = (open3 | (open3 << 1) | (open3 << 2)) & 0xFF
+    q_mine = 0
+    q_theirs = 0
+    for low in range(6):
+        if (open3 >> low) & 1:
+            top = WINDOW_TOP[kind, low]
+            fourth = 6 - (_holder(low_bits, high_bits, low) + _holder(low_bits, high_bits, low + 1)
+                          + _holder(low_bits, high_bits, low + 2))
+            who = _side_of(party_seats, _holder(low_bits, high_bits, top))
+            if kind == 0 or (st[S_HAND + fourth] >> base) & TRUMP_STRONGER[top]:
+                who |= _side_of(party_seats, fourth)
+            if who & 1:
+                q_mine |= 1 << low
+            if who & 2:
+                q_theirs |= 1 << low
+    for low in range(5):
+        if (open4 >> low) & 1:
+            if _side_of(party_seats, _holder(low_bits, high_bits, WINDOW_TOP[kind, 6 + low])) == 1:
+                q_mine |= 1 << (6 + low)
+            else:
+                q_theirs |= 1 << (6 + low)
+    mine = RUN_PACKING[q_mine]
+    theirs = RUN_PACKING[q_theirs]
+    stuk = trump_kind_stuk
+    if stuk != 0 and cards & stuk == stuk and _one_each(st, stuk):
+        roem_bits |= (stuk >> base) & 0xFF
+        king_seat = _holder(low_bits, high_bits, RK)
+        queen_seat = _holder(low_bits, high_bits, RQ)
+        who = _side_of(party_seats, king_seat)
+        for seat in range(4):
+            if (seat != king_seat and seat != queen_seat
+                    and (st[S_HAND + seat] >> base) & TRUMP_STRONGER[RK]):
+                who |= _side_of(party_seats, seat)
+        mine += STUK_VALUE if who & 1 else 0
+        theirs += STUK_VALUE if who & 2 else 0
+    return roem_bits | (mine << 8) | (theirs << 16)
+
+
+@hot
+def _suit_roem(st, T, ctx, suit, byte, trump):
+    """The table roem of the suit ``suit`` holding the ranks ``byte``, runs and (of the trumps)
+    stuk, packed: its cards that can still take part in them (bits 0..7, `_table_key`) and the
+    most of it the declaring party (bits 8..15) and the other (16..23) can still score
+    (`_roem_bound`). Within a solve every card's holder is fixed, so it depends on ``byte``
+    only and is kept per solve."""
+    slot = X_SUIT_ROEM + 256 * suit + byte
+    if (ctx[slot] >> 24) == ctx[X_GEN]:
+        return ctx[slot] & 0xFFFFFF
+    kind = 1 if suit == trump else 0
+    packed = _suit_roem_of(st, 8 * suit, byte, kind, T[T_STUK + trump] if kind else np.int64(0))
+    ctx[slot] = (ctx[X_GEN] << 24) | packed
+    return packed
+
+
+@hot
+def _roem_fours(st, ctx, remaining):
+    """The ranks of the fours of a kind that can still score table roem: all four cards remain,
+    in different hands."""
+    common = (remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24)
+              & ctx[X_FOUR_RANKS] & 0xFF)
+    fours = np.int64(0)
     while common:
         rank = lowest_bit_index(common)
         common &= common - 1
         if _one_each(st, np.int64(0x01010101) << rank):
-            roem += T[T_TABLE_FOUR + rank]
-    stuk = T[T_STUK + trump]
-    if remaining & stuk == stuk and _one_each(st, stuk):
-        roem += STUK_VALUE
-    return roem
+            fours |= np.int64(1) << rank
+    return fours
+
+
+@hot
+def _roem_bound(st, T, ctx, remaining, trump):
+    """(declaring party, other party): most table roem each party can still score. Of the
+    remaining cards, per suit the best set of disjoint runs whose cards lie in different hands
+    (`_run_windows`, `RUN_PACKING`), four of a kind and stuk only when their cards lie in
+    different hands; each counted only for the parties that could take the trick it falls in
+    (one card of each hand):
+    - a run of three: the holder of its strongest card, which beats the run's other two, or
+      the fourth seat, the one holding none of them (it may lead another suit the three cannot
+      follow, play a stronger card of the suit, or trump) - but of a trump run only when the
+      fourth seat holds a stronger trump;
+    - a run of four: the holder of its strongest card (every seat plays a card of the run);
+    - four of a kind: the holder of its trump;
+    - stuk: the king's holder, or one of the two other seats that holds a stronger trump.
+    The runs and stuk per suit come from `_suit_roem` (kept per solve). Within a solve only:
+    a caller with other hands starts a new one (`begin_solve`)."""
+    mine = np.int64(0)
+    theirs = np.int64(0)
+    for suit in range(4):
+        byte = (remaining >> (8 * suit)) & 0xFF
+        if byte != 0:
+            packed = _suit_roem(st, T, ctx, suit, byte, trump)
+            mine += (packed >> 8) & 0xFF
+            theirs += packed >> 16
+    fours = _roem_fours(st, ctx, remaining)
+    while fours:
+        rank = lowest_bit_index(fours)
+        fours &= fours - 1
+        trump_card = np.int64(1) << (8 * trump + rank)
+        declaring = False
+        for seat in range(4):
+            if st[S_HAND + seat] & trump_card:
+                declaring = (st[S_PARTY] >> seat) & 1 == 1
+        if declaring:
+            mine += T[T_TABLE_FOUR + rank]
+        else:
+            theirs += T[T_TABLE_FOUR + rank]
+    return mine, theirs
 
 
 @hot
@@ -464,7 +602,7 @@ def _sure_trumps(st, T, ctx, remaining, trump):
 def _future_bound(st, T, ctx, remaining, took, leader):
     """(lowest, highest) future margin at a trick boundary, ``leader`` to lead (-1: bounds that
     hold for every line, without the quick tricks, which hold for the best): one party takes
-    every remaining point, the last-trick 10 and all roem the remaining cards can still make,
+    every remaining point, the last-trick 10 and all roem it can still score (`_roem_bound`),
     except the points the other party surely wins: its top trumps (`_sure_trumps`) or, for the
     leader's party, its quick tricks (`_quick_tricks`), whichever gives more (they may be the
     same tricks, so they do not add up)."""
@@ -474,8 +612,10 @@ def _future_bound(st, T, ctx, remaining, took, leader):
         byte = (remaining >> (8 * suit)) & 0xFF
         points += ctx[(X_TRUMP_POINTS if suit == trump else X_PLAIN_POINTS) + byte]
     spread = points * ctx[X_WEIGHT]
+    roem_declaring = np.int64(0)
+    roem_other = np.int64(0)
     if ctx[X_ROEM] != 0:
-        spread += _roem_bound(st, T, ctx, remaining, trump)
+        roem_declaring, roem_other = _roem_bound(st, T, ctx, remaining, trump)
     owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure_declaring = sure if owner == 1 else 0
     sure_other = sure if owner == 2 else 0
@@ -495,7 +635,8 @@ def _future_bound(st, T, ctx, remaining, took, leader):
             low = min(low, ctx[X_END + end])
             high = max(high, ctx[X_END + end])
     weight = 2 * ctx[X_WEIGHT]
-    return low - spread + sure_declaring * weight, high + spread - sure_other * weight
+    return (low - spread - roem_other + sure_declaring * weight,
+            high + spread + roem_declaring - sure_other * weight)
 
 
 @hot
@@ -705,7 +846,9 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
     """Write the cards of ``legal`` to try into the frame at ``at``, best guess first: the
     table's move, then (leading or smearing on the partner's trick) the most points first;
     against an opponent's winning card the cards that beat it (cheapest first, the last seat
-    richest first), then the rest cheapest first. Returns their number."""
+    richest first), then the rest cheapest first. The last seat's cards that make table roem
+    go first when its party takes the trick with them, last when the other party does.
+    Returns their number."""
     trump = st[S_TRUMP] & 3
     k = 0
     rest_all = legal
@@ -713,6 +856,25 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
         F[at + F_MOVES] = tt_move
         k = 1
         rest_all &= ~(np.int64(1) << tt_move)
+    # the last card of a trick that would make table roem: first when the mover's party takes
+    # the trick with it, last when the other does (the trick's outcome is known)
+    good = np.int64(0)
+    bad = np.int64(0)
+    if n == 3 and ctx[X_ROEM] != 0:
+        trick = F[at + F_TRICK_MASK]
+        rest = rest_all
+        while rest:
+            card = lowest_bit_index(rest)
+            rest &= rest - 1
+            if _trick_roem(trick | (np.int64(1) << card), trump, T) > 0:
+                beats = (ctx[X_BEATERS + best] >> card) & 1
+                if beats or ((party >> ((leader + win_pos) & 3)) & 1) == maximizing:
+                    good |= np.int64(1) << card
+                else:
+                    bad |= np.int64(1) << card
+        if good | bad:
+            k = _append_ordered(F, at, k, good, ctx, True)
+            rest_all &= ~(good | bad)
     first = rest_all
     second = np.int64(0)
     first_high = True
@@ -726,7 +888,8 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
         else:
             first_high = n == 3  # the partner's trick: smear points with the last card only
     k = _append_ordered(F, at, k, first, ctx, first_high)
-    return _append_ordered(F, at, k, second, ctx, False)
+    k = _append_ordered(F, at, k, second, ctx, False)
+    return _append_ordered(F, at, k, bad, ctx, False)
 
 
 @hot
@@ -857,28 +1020,6 @@ CHEAPEST_FIRST = _cheapest_first_table()
 
 
 @kernel
-def _roem_cards(st, T, remaining, trump):
-    """The remaining cards that can still take part in table roem: those of three ranks next to
-    each other in one suit that all remain with no hand holding two of them (a trick takes one
-    card of each hand, so only such a window can make a run, and a longer run holds one), the
-    four cards of a rank that counts as four of a kind when they lie in four hands, and the
-    trump king and queen when they lie in two."""
-    threes, _ = _run_windows(st, remaining)
-    cards = threes | (threes << 1) | (threes << 2)
-    common = remaining & (remaining >> 8) & (remaining >> 16) & (remaining >> 24) & 0xFF
-    while common:
-        rank = lowest_bit_index(common)
-        common &= common - 1
-        four = np.int64(0x01010101) << rank
-        if T[T_TABLE_FOUR + rank] != 0 and _one_each(st, four):
-            cards |= four
-    stuk = T[T_STUK + trump]
-    if remaining & stuk == stuk and _one_each(st, stuk):
-        cards |= stuk
-    return cards
-
-
-@kernel
 def _suit_field(st, base, byte, kind, roem_bits):
     """The key field of the suit at bit ``base`` (`_table_key`): strongest first, each remaining
     card's holder and whether it is a roem card (3 bits), and the count (bits 24..27)."""
@@ -902,8 +1043,12 @@ def _suit_field(st, base, byte, kind, roem_bits):
 def _table_key(st, T, ctx, remaining, leader, took):
     """The three key words of a trick-boundary position, keyed by *relative rank*
     (quasi-symmetry). Within one solve every card's holder is fixed. The cards that can still
-    take part in roem (`_roem_cards`; none without table roem) are keyed by their exact ranks
-    (first word); of the others only the place in power order counts: per suit the key holds,
+    take part in roem (none without table roem) are keyed by their exact ranks (first word):
+    those of three ranks next to each other in one suit that all remain with no hand holding
+    two of them (a trick takes one card of each hand, so only such a window can make a run, and
+    a longer run holds one), the trump king and queen when they lie in two hands (both per suit
+    from `_suit_roem`), and the four cards of a rank that counts as four of a kind when they
+    lie in four hands (`_roem_fours`). Of the others only the place in power order counts: per suit the key holds,
     strongest first, each card's holder and whether it is one of the roem cards (3 bits a card,
     and the count; suits 0 and 1 in the second word, 2 and 3 in the third). Two positions of
     one key play alike: the i-th strongest card of a suit maps onto the other's i-th strongest,
@@ -912,8 +1057,9 @@ def _table_key(st, T, ctx, remaining, leader, took):
     the matched cards (`_point_shift`), which the table adds to the bounds it hands out. The
     first word also holds the leader, ``took`` and the generation stamp."""
     trump = st[S_TRUMP] & 3
-    fixed = _roem_cards(st, T, remaining, trump) if ctx[X_ROEM] != 0 else np.int64(0)
-    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
+    roem = ctx[X_ROEM] != 0
+    fours = _roem_fours(st, ctx, remaining) if roem else np.int64(0)
+    fixed = fours * np.int64(0x01010101)
     key2 = np.int64(0)
     key3 = np.int64(0)
     for suit in range(4):
@@ -922,8 +1068,11 @@ def _table_key(st, T, ctx, remaining, leader, took):
         if byte == 0:
             continue
         kind = 1 if suit == trump else 0
-        roem_bits = (fixed >> base) & 0xFF
-        if roem_bits == 0:  # holders are fixed within a solve: the field depends on the ranks only
+        # holders are fixed within a solve: the runs and stuk, and so the field without fours,
+        # depend on the ranks only
+        roem_bits = (_suit_roem(st, T, ctx, suit, byte, trump) & 0xFF) if roem else np.int64(0)
+        fixed |= roem_bits << base
+        if fours & byte == 0:
             slot = X_SUIT_CODES + 256 * suit + byte
             if (ctx[slot] >> 28) == ctx[X_GEN]:
                 field = ctx[slot] & 0xFFFFFFF
@@ -931,11 +1080,12 @@ def _table_key(st, T, ctx, remaining, leader, took):
                 field = _suit_field(st, base, byte, kind, roem_bits)
                 ctx[slot] = (ctx[X_GEN] << 28) | field
         else:
-            field = _suit_field(st, base, byte, kind, roem_bits)
+            field = _suit_field(st, base, byte, kind, roem_bits | (fours & byte))
         if suit < 2:
             key2 |= field << (28 * suit)
         else:
             key3 |= field << (28 * (suit - 2))
+    key = fixed | (np.int64(leader) << 32) | (np.int64(took) << 34) | (ctx[X_GEN] << 36)
     return key, key2, key3
 
 
