@@ -78,14 +78,13 @@ def binned_shares(values: pl.LazyFrame, width: int, limit: int) -> pl.DataFrame:
                            .cast(pl.Int64).alias("bin"))
     counts = binned.group_by("bin").agg(pl.len().alias("hits")).collect()
     n = int(counts["hits"].sum())
-    if n == 0:
-        return counts.with_columns(pl.lit(0).alias("n"), *wilson_columns(),
-                                   pl.col("bin").cast(pl.String).alias("label"))
-    every = pl.DataFrame({"bin": range(counts["bin"].min(), counts["bin"].max() + width, width)},
-                         schema={"bin": pl.Int64})
+    if n:
+        every = pl.DataFrame({"bin": range(counts["bin"].min(), counts["bin"].max() + width, width)},
+                             schema={"bin": pl.Int64})
+        counts = (every.join(counts, on="bin", how="left")
+                  .with_columns(pl.col("hits").fill_null(0).cast(pl.UInt32)))
     label = (pl.when(pl.col("bin") == first).then(pl.lit(f"< {first + width}"))
              .when(pl.col("bin") == last).then(pl.lit(f"≥ {last}"))
              .otherwise(pl.col("bin").cast(pl.String)))
-    return (every.join(counts, on="bin", how="left")
-            .with_columns(pl.col("hits").fill_null(0).cast(pl.UInt32), pl.lit(n).alias("n"))
+    return (counts.with_columns(pl.lit(n).alias("n"))
             .with_columns(*wilson_columns(), label.alias("label")).sort("bin"))

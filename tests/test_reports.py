@@ -72,6 +72,9 @@ def test_binned_shares_end_bins_hold_what_lies_beyond(tmp_path):
     assert inside["bin"].to_list() == [-20, 0, 20, 40] and inside["hits"].to_list() == [1, 1, 0, 1]
     assert binned_bars(inside, tmp_path / "inside.png", "t", "x", "y") == ""
     assert (tmp_path / "gap.png").exists() and (tmp_path / "inside.png").exists()
+    # nothing to bin (a Skat run of Null games only): an empty table, not an error
+    empty = binned_shares(pl.LazyFrame({"value": pl.Series([], dtype=pl.Int32)}), width=10, limit=60)
+    assert empty.height == 0 and {"bin", "label", "rate", "lo", "hi"} <= set(empty.columns)
 
 
 def test_chi_square_and_seat_check():
