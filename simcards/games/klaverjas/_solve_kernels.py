@@ -167,7 +167,9 @@ X_BEATERS = X_ORDER + 128  # 32 slots: the cards that beat each card, of the sol
 X_SUIT_CODES = X_BEATERS + 32  # 4 x 256 slots: a suit's key field by its rank mask, this solve (`_table_key`)
 X_SUIT_ROEM = X_SUIT_CODES + 1024  # 4 x 256 slots: a suit's roem cards and bounds by its rank mask, this solve (`_suit_roem`)
 X_FOUR_RANKS = X_SUIT_ROEM + 1024  # the ranks whose four of a kind scores table roem (`set_pit_bonus`)
-CTX_SIZE = X_FOUR_RANKS + 1
+X_ORDER_OF = X_FOUR_RANKS + 1  # generation stamp * 4 + trump of the ordering tables at X_ORDER (`root_search`)
+X_POINT_VALUES = X_ORDER_OF + 1  # 1 + 64 slots: the number of point values, then (cards, points) per value, fewest first (`_set_order`)
+CTX_SIZE = X_POINT_VALUES + 65
 
 TT_BITS = 16
 FIRST_STEP = 16  # the first step of the value search away from its guess
@@ -223,6 +225,7 @@ def begin_solve(ctx, tt):
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
         ctx[X_SUIT_CODES:X_SUIT_CODES + 2048] = 0
+        ctx[X_ORDER_OF] = 0
         ctx[X_GEN] = 1
 
 
@@ -238,7 +241,8 @@ def _set_order(ctx, T, trump):
     32..63; the first card to try holds the highest place) and in "fewest points first (ties:
     the weaker card, then the lower id)" (64..95 and 96..127; the first holds the lowest). A
     move list is then one bit per card to pick from, highest or lowest first. Also the mask of
-    the cards that beat each card (`card_beats`), at ``X_BEATERS``."""
+    the cards that beat each card (`card_beats`), at ``X_BEATERS``, and the cards of each
+    point value, at ``X_POINT_VALUES``."""
     for card in range(32):
         key = card_points(T, trump, card) * 16 + _power(T, trump, card)
         high = 0
@@ -258,6 +262,23 @@ def _set_order(ctx, T, trump):
             if card_beats(other, card, trump, T):
                 beaters |= np.int64(1) << other
         ctx[X_BEATERS + card] = beaters
+    # the cards of each point value, fewest points first (`_smallest_points`)
+    ctx[X_POINT_VALUES] = 0
+    done = np.int64(0)
+    while done != np.int64(0xFFFFFFFF):
+        least = -1
+        for card in range(32):
+            if (done >> card) & 1 == 0 and (least < 0 or card_points(T, trump, card) < least):
+                least = card_points(T, trump, card)
+        cards = np.int64(0)
+        for card in range(32):
+            if card_points(T, trump, card) == least:
+                cards |= np.int64(1) << card
+        i = ctx[X_POINT_VALUES]
+        ctx[X_POINT_VALUES + 1 + 2 * i] = cards
+        ctx[X_POINT_VALUES + 2 + 2 * i] = least
+        ctx[X_POINT_VALUES] = i + 1
+        done |= cards
 
 
 @hot
@@ -544,19 +565,17 @@ def _roem_bound(st, T, ctx, remaining, trump):
 
 @hot
 def _smallest_points(hand, m, trump, T, ctx):
-    """The least card points ``m`` cards of ``hand`` can hold: its ``m`` first cards in the
-    order "fewest points first" of the solve (`_set_order`)."""
-    places = np.int64(0)
-    rest = hand
-    while rest:
-        places |= np.int64(1) << ctx[X_ORDER + 64 + lowest_bit_index(rest)]
-        rest &= rest - 1
+    """The least card points ``m`` cards of ``hand`` can hold: from the fewest points up, as
+    many cards of each point value as the hand holds (`_set_order` keeps the cards of each
+    value of the solve's trump)."""
     total = 0
-    for _ in range(m):
-        if places == 0:
+    left = m
+    for i in range(ctx[X_POINT_VALUES]):
+        if left <= 0:
             break
-        total += card_points(T, trump, ctx[X_ORDER + 96 + lowest_bit_index(places)])
-        places &= places - 1
+        take = min(left, popcount(hand & ctx[X_POINT_VALUES + 1 + 2 * i]))
+        total += take * ctx[X_POINT_VALUES + 2 + 2 * i]
+        left -= take
     return total
 
 
@@ -1089,13 +1108,30 @@ def _table_key(st, T, ctx, remaining, leader, took):
     return key, key2, key3
 
 
+def _points_in_lanes() -> np.ndarray:
+    """[kind, byte]: the card points of the cards of an 8-bit rank mask, strongest first, one
+    byte lane each (`_point_shift` compares eight lanes at once)."""
+    table = np.zeros((2, 256), dtype=np.int64)
+    for kind, points in enumerate((PLAIN_POINTS, TRUMP_POINTS)):
+        for byte in range(256):
+            ranks = [r for r in POWER_ORDER[kind] if byte >> r & 1]
+            table[kind, byte] = sum(int(points[r]) << (8 * i) for i, r in enumerate(ranks))
+    return table
+
+
+POINTS_IN_LANES = _points_in_lanes()
+LANE_HIGH = np.int64(-0x7F7F7F7F7F7F7F80)  # 0x8080808080808080: the high bit of every lane
+
+
 @kernel
 def _point_shift(trump, stored, remaining):
     """Most the future margin (in card points) can differ between two positions of one table
     key, one with the cards ``stored``, the other ``remaining``: a suit keyed by relative rank
     maps its i-th strongest card onto the other's i-th strongest, and every line of play maps
     onto one with the same trick winners, so each card's points go to the same party: the
-    margins differ by at most the sum of the point differences of matched cards."""
+    margins differ by at most the sum of the point differences of matched cards. All eight
+    places of a suit at once: a lane holds a card's points (at most 20), so the lane sums
+    below never carry into the next lane."""
     shift = 0
     for suit in range(4):
         a = (stored >> (8 * suit)) & 0xFF
@@ -1103,12 +1139,13 @@ def _point_shift(trump, stored, remaining):
         if a == b:
             continue
         kind = 1 if suit == trump else 0
-        pa = POINTS_IN_ORDER[kind, a]
-        pb = POINTS_IN_ORDER[kind, b]
-        while pa | pb:
-            shift += abs((pa & 31) - (pb & 31))
-            pa >>= 5
-            pb >>= 5
+        pa = POINTS_IN_LANES[kind, a]
+        pb = POINTS_IN_LANES[kind, b]
+        up = (pa | LANE_HIGH) - pb  # 128 + pa - pb per lane
+        down = (pb | LANE_HIGH) - pa
+        keep_up = ((up & LANE_HIGH) >> 7) * 0xFF  # lanes where pa >= pb
+        difference = ((up ^ LANE_HIGH) & keep_up) | ((down ^ LANE_HIGH) & ~keep_up)
+        shift += (difference * np.int64(0x0101010101010101)) >> 56 & 0xFF
     return shift
 
 
@@ -1349,7 +1386,9 @@ def root_search(st, T, ctx, tt, scratch, F, alpha, beta, only):
     buffer the search writes into): the future margin, in the window (alpha, beta)."""
     _copy(scratch, st)
     trump = st[S_TRUMP] & 3
-    _set_order(ctx, T, trump)
+    if ctx[X_ORDER_OF] != ctx[X_GEN] * 4 + trump:  # once a solve: its tests share them
+        _set_order(ctx, T, trump)
+        ctx[X_ORDER_OF] = ctx[X_GEN] * 4 + trump
     n = st[S_N_PLAYED]
     leader = st[S_LEADER]
     team = st[S_DECLARER] & 1
