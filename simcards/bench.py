@@ -219,8 +219,9 @@ def main(argv: list[str] | None = None) -> int:
             # the targets are issue 14's, for Klaverjassen and Kraken (the games with pimc)
             searched = "pimc_deals_per_s" in row
             target = "; target median 2 ms" if searched else ""
+            best_of = f", each the fastest of {row['repeats']} runs" if row.get("repeats", 1) > 1 else ""
             line = (f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
-                    f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals{target}), "
+                    f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals{best_of}{target}), "
                     f"{row['positions_per_s']:,} positions/s")
             if searched:  # a game without a search bot reports the solver only
                 line += (f"; pimc ({row['pimc_samples']} samples, one seat) "

@@ -225,7 +225,10 @@ def test_tournament_config_errors_exit_2(tmp_path, capsys):
 def test_bench_json_is_one_object(capsys):
     import json as _json
 
-    assert main(["bench", "--json", "--no-e2e", "--seconds", "0.05", "--rulesets", "klaverjas-rotterdam"]) == 0
+    assert main(["bench", "--json", "--quick", "--no-e2e", "--seconds", "0.05",
+                 "--rulesets", "klaverjas-rotterdam"]) == 0
     data = _json.loads(capsys.readouterr().out)
     assert data["kernel"]["klaverjas-rotterdam"]["random"] > 0
     assert data["kernel"]["klaverjas-rotterdam"]["heuristic"] > 0
+    solver = data["solver"]["klaverjas-rotterdam"]
+    assert solver["repeats"] == 3 and solver["solve_median_ms"] > 0 and solver["pimc_deals_per_s"] > 0

@@ -164,28 +164,37 @@ def bot_margins(deals) -> np.ndarray:
     return totals[rows, team] - totals[rows, 1 - team]
 
 
-def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5) -> dict:
+def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: int = 3) -> dict:
     """Solver and pimc figures of ``game`` on one core (process time): the median and 95th
     percentile of a full-deal solve (the deals of a heuristic run, from the start of play),
     positions searched per second, and pimc deals per second with one pimc seat at its default
-    ``samples`` against three heuristic bots."""
+    ``samples`` against three heuristic bots. Each deal's solve and the pimc run are timed
+    ``repeats`` times and the fastest counts: on a shared machine what runs beside the
+    benchmark only ever slows it, by up to 2x, so the fastest run is the closest to the code's
+    own speed."""
     import time
 
     frame = game.simulate(deals, seed=seed)
     perfect_play_margins(game, frame.head(1))  # load the compiled kernels
     times, positions = [], 0
     for k in range(deals):
-        t0 = time.process_time()
-        _, nodes = perfect_play_margins(game, frame.slice(k, 1))
-        times.append(time.process_time() - t0)
+        fastest = float("inf")
+        for _ in range(repeats):
+            t0 = time.process_time()
+            _, nodes = perfect_play_margins(game, frame.slice(k, 1))
+            fastest = min(fastest, time.process_time() - t0)
+        times.append(fastest)
         positions += int(nodes[0])
     pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
     game.simulate_chunk(1, seed=seed + 1, bots=pimc)
-    t0 = time.process_time()
-    game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
-    pimc_seconds = time.process_time() - t0
+    pimc_seconds = float("inf")
+    for _ in range(repeats):
+        t0 = time.process_time()
+        game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
+        pimc_seconds = min(pimc_seconds, time.process_time() - t0)
     made = pimc_deals * (game.options.get("deals_per_match", 1) if game.unit == "match" else 1)
-    return {"deals": deals, "solve_median_ms": round(1e3 * float(np.median(times)), 2),
+    return {"deals": deals, "repeats": repeats,
+            "solve_median_ms": round(1e3 * float(np.median(times)), 2),
             "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
             "positions_per_s": round(positions / sum(times)),
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
