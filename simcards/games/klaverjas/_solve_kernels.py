@@ -564,7 +564,7 @@ def _roem_bound(st, T, ctx, remaining, trump):
 
 
 @hot
-def _smallest_points(hand, m, trump, T, ctx):
+def _smallest_points(hand, m, ctx):
     """The least card points ``m`` cards of ``hand`` can hold: from the fewest points up, as
     many cards of each point value as the hand holds (`_set_order` keeps the cards of each
     value of the solve's trump)."""
@@ -613,7 +613,7 @@ def _sure_trumps(st, T, ctx, remaining, trump):
         side = 1 if (party_seats >> seat) & 1 else 2
         hand = st[S_HAND + seat]
         if side != owner or hand & sure == 0:
-            points += _smallest_points(hand, tricks, trump, T, ctx)
+            points += _smallest_points(hand, tricks, ctx)
     return owner, points
 
 
@@ -1386,7 +1386,7 @@ def root_search(st, T, ctx, tt, scratch, F, alpha, beta, only):
     buffer the search writes into): the future margin, in the window (alpha, beta)."""
     _copy(scratch, st)
     trump = st[S_TRUMP] & 3
-    if ctx[X_ORDER_OF] != ctx[X_GEN] * 4 + trump:  # once a solve: its tests share them
+    if ctx[X_ORDER_OF] != ctx[X_GEN] * 4 + trump:  # once a solve (one trump, one ruleset): its tests share them
         _set_order(ctx, T, trump)
         ctx[X_ORDER_OF] = ctx[X_GEN] * 4 + trump
     n = st[S_N_PLAYED]

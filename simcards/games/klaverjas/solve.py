@@ -174,24 +174,24 @@ def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: in
     own speed."""
     import time
 
+    def fastest(run):  # (the fastest of ``repeats`` runs in seconds, what the run returns)
+        best, out = float("inf"), None
+        for _ in range(repeats):
+            t0 = time.process_time()
+            out = run()
+            best = min(best, time.process_time() - t0)
+        return best, out
+
     frame = game.simulate(deals, seed=seed)
     perfect_play_margins(game, frame.head(1))  # load the compiled kernels
     times, positions = [], 0
     for k in range(deals):
-        fastest = float("inf")
-        for _ in range(repeats):
-            t0 = time.process_time()
-            _, nodes = perfect_play_margins(game, frame.slice(k, 1))
-            fastest = min(fastest, time.process_time() - t0)
-        times.append(fastest)
+        seconds, (_, nodes) = fastest(lambda: perfect_play_margins(game, frame.slice(k, 1)))
+        times.append(seconds)
         positions += int(nodes[0])
     pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
     game.simulate_chunk(1, seed=seed + 1, bots=pimc)
-    pimc_seconds = float("inf")
-    for _ in range(repeats):
-        t0 = time.process_time()
-        game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
-        pimc_seconds = min(pimc_seconds, time.process_time() - t0)
+    pimc_seconds, _ = fastest(lambda: game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc))
     made = pimc_deals * (game.options.get("deals_per_match", 1) if game.unit == "match" else 1)
     return {"deals": deals, "repeats": repeats,
             "solve_median_ms": round(1e3 * float(np.median(times)), 2),
