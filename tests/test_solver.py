@@ -165,7 +165,7 @@ def test_trick_boundary_bounds_hold_the_true_value(name, table_roem, trump, seed
     SK._set_order(solver.ctx, game.tables, trump)  # the solve's order tables (cheapest cards)
     future = NS.minimax(deal, end_bonus) - SK.played_margin(st_, game.tables, solver.ctx)
     for leader in (deal.leader, -1):  # with the leader's quick tricks, and without
-        SK.begin_solve(solver.ctx, solver.tt)  # a solve of its own (the roem per suit is kept per solve)
+        SK.begin_solve(solver.ctx, solver.tt, solver.frames)  # a solve of its own (the roem per suit is kept per solve)
         low, high = SK._future_bound(st_, game.tables, solver.ctx, np.int64(remaining), took, leader)
         assert low <= future <= high
 
@@ -228,7 +228,7 @@ def test_each_partys_roem_bound_holds_the_true_value(name, trump, seed, planted,
     SK._set_order(solver.ctx, game.tables, trump)
     remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
     for leader in (deal.leader, -1):
-        SK.begin_solve(solver.ctx, solver.tt)
+        SK.begin_solve(solver.ctx, solver.tt, solver.frames)
         low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, took, leader)
         assert low <= future <= high
 
@@ -259,7 +259,7 @@ def test_each_partys_roem_bound_golden():
                                    deal.roem, deal.tricks, deal.n_tricks, end_bonus)
                 future -= SK.played_margin(st_, game.tables, solver.ctx)
                 remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
-                SK.begin_solve(solver.ctx, solver.tt)
+                SK.begin_solve(solver.ctx, solver.tt, solver.frames)
                 low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
                 assert low <= future <= high, (codes, turn, leader, team)
 
@@ -324,7 +324,7 @@ def test_positions_of_one_table_key_differ_by_at_most_the_point_shift(name, tabl
     remaining = sum(int(st_[SK.S_HAND + seat]) for seat in range(4))
 
     def key_of(st_, remaining):  # a solve of its own (the key caches per-solve suit fields)
-        SK.begin_solve(ctx, solver.tt)
+        SK.begin_solve(ctx, solver.tt, solver.frames)
         key = SK._table_key(st_, T, ctx, np.int64(remaining), deal.leader, took)
         return int(key[0]) & ((1 << 36) - 1), int(key[1]), int(key[2])  # without the stamp
 
@@ -384,7 +384,7 @@ def test_cards_that_can_still_make_roem_are_keyed_by_their_ranks():
         for seat, codes in enumerate(hands):
             st_[SK.S_HAND + seat] = NK.cards_mask(NK.cards(codes))
         remaining = sum(NK.cards_mask(NK.cards(codes)) for codes in hands)
-        SK.begin_solve(solver.ctx, solver.tt)
+        SK.begin_solve(solver.ctx, solver.tt, solver.frames)
         key = SK._table_key(st_, game.tables, solver.ctx, np.int64(remaining), 0, 3)
         return {NK.code(c) for c in range(32) if (int(key[0]) >> c) & 1}
 

@@ -40,7 +40,7 @@ def solve_lines(hands, dealers, trumps, declarers, end_bonus, traces, T, margins
     ctx, tt, frames, st, scratch = search_buffers()
     for k in range(hands.shape[0]):
         start_deal(st, T, ctx, hands[k], dealers[k], trumps[k], declarers[k], end_bonus[k])
-        begin_solve(ctx, tt)
+        begin_solve(ctx, tt, frames)
         value = played_margin(st, T, ctx) + mtdf_search(st, T, ctx, tt, scratch, frames, 0, ALL_CARDS)
         margins[k] = value
         lost[k, 0] = 0
