@@ -173,7 +173,7 @@ X_ORDER_OF = X_FOUR_RANKS + 1  # generation stamp * 4 + trump of the ordering ta
 X_POINT_VALUES = X_ORDER_OF + 1  # 1 + 64 slots: the number of point values, then (cards, points) per value, fewest first (`_set_order`)
 CTX_SIZE = X_POINT_VALUES + 65
 
-TT_BITS = 16
+TT_BITS = 15  # 1.5 MB: as few nodes as 2^16 entries (2% more), fewer cache misses, no slower in measurement
 FIRST_STEP = 16  # the first step of the value search away from its guess
 TT_WIDTH = 6  # key (three words), lower bound, upper bound, best lead and the cards
 ALL_CARDS = np.int64(-1)
