@@ -834,41 +834,56 @@ def win_threshold(cards12, contract, bid, hand_game, schneider_ann, schwarz_ann,
 N_GAME_COLUMNS = 13
 
 
+@kernel
+def start_game(g, T, ctx, tt, F, st, hands):
+    """``st`` at the start of play of the declared game of a `solve_games` row ``g``, and a new
+    solve from there. ``hands``: scratch of N_SEATS."""
+    for seat in range(N_SEATS):
+        hands[seat] = g[G_HAND + seat]
+    new_state(st, hands, g[G_DEALER], g[G_CONTRACT], g[G_DECLARER], g[G_DISCARD], g[G_CARDS12],
+              g[G_BID], g[G_HAND_GAME], g[G_SCHNEIDER_ANN], g[G_SCHWARZ_ANN], g[G_OUVERT], 0)
+    start_solve(st, T, ctx, tt, F)
+
+
+@kernel
+def solve_game(g, T, ctx, tt, F, res):
+    """(points, wins) of the game of row ``g`` from its start (`start_game` set the solve up):
+    the declarer's final card points under perfect play (-1 in Null) and 1 when his perfect
+    play makes the game's card-play requirements (Null: no trick; else the threshold of
+    `win_threshold`). ``res``: N_SETTLE scratch."""
+    contract = g[G_CONTRACT]
+    if contract == NULL:
+        return -1, 0 if at_least(ctx, tt, T, F, MODE_TRICKS, 0, 1, ALL_CARDS) else 1
+    skat = mask_points(T, g[G_DISCARD])
+    need = win_threshold(g[G_CARDS12], contract, g[G_BID], g[G_HAND_GAME], g[G_SCHNEIDER_ANN],
+                         g[G_SCHWARZ_ANN], g[G_OUVERT], T, res)
+    points = skat + value_search(ctx, tt, T, F, MODE_POINTS, 1, min(need, 61) - skat, ALL_CARDS)
+    if need <= 120:
+        return points, 1 if points >= need else 0
+    if need == SCHWARZ:
+        return points, 1 if at_least(ctx, tt, T, F, MODE_TRICKS, 1, N_TRICKS, ALL_CARDS) else 0
+    return points, 0
+
+
+@driver
+def game_buffers():
+    """(ctx, table, frames, state, hands scratch, settlement scratch) for a batch of solves."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    ctx[X_TT_BITS] = TT_BITS
+    return (ctx, np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64),
+            np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
+            np.zeros(N_SEATS, dtype=np.int64), np.zeros(N_SETTLE, dtype=np.int64))
+
+
 @driver
 def solve_games(games, T, points, wins, nodes):
     """The perfect-play answers at the start of play of many declared games (rows of
     ``games``, G_* columns): ``points`` the declarer's final card points (-1 in Null),
     ``wins`` 1 when his perfect play makes the game's card-play requirements (Null: no trick;
     else the threshold of `win_threshold`), ``nodes`` the positions searched."""
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-    ctx[X_TT_BITS] = TT_BITS
-    tt = np.zeros(TT_WIDTH << TT_BITS, dtype=np.int64)
-    F = np.zeros(F_WIDTH * MAX_DEPTH, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    hands = np.zeros(N_SEATS, dtype=np.int64)
-    res = np.zeros(N_SETTLE, dtype=np.int64)
+    ctx, tt, F, st, hands, res = game_buffers()
     for k in range(games.shape[0]):
-        g = games[k]
-        for seat in range(N_SEATS):
-            hands[seat] = g[G_HAND + seat]
-        contract = g[G_CONTRACT]
-        new_state(st, hands, g[G_DEALER], contract, g[G_DECLARER], g[G_DISCARD], g[G_CARDS12],
-                  g[G_BID], g[G_HAND_GAME], g[G_SCHNEIDER_ANN], g[G_SCHWARZ_ANN], g[G_OUVERT], 0)
-        start_solve(st, T, ctx, tt, F)
+        start_game(games[k], T, ctx, tt, F, st, hands)
         before = ctx[X_NODES]
-        if contract == NULL:
-            points[k] = -1
-            wins[k] = 0 if at_least(ctx, tt, T, F, MODE_TRICKS, 0, 1, ALL_CARDS) else 1
-        else:
-            skat = mask_points(T, g[G_DISCARD])
-            need = win_threshold(g[G_CARDS12], contract, g[G_BID], g[G_HAND_GAME],
-                                 g[G_SCHNEIDER_ANN], g[G_SCHWARZ_ANN], g[G_OUVERT], T, res)
-            points[k] = skat + value_search(ctx, tt, T, F, MODE_POINTS, 1, min(need, 61) - skat,
-                                            ALL_CARDS)
-            if need <= 120:
-                wins[k] = 1 if points[k] >= need else 0
-            elif need == SCHWARZ:
-                wins[k] = 1 if at_least(ctx, tt, T, F, MODE_TRICKS, 1, N_TRICKS, ALL_CARDS) else 0
-            else:
-                wins[k] = 0
+        points[k], wins[k] = solve_game(games[k], T, ctx, tt, F, res)
         nodes[k] = ctx[X_NODES] - before
