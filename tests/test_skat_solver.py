@@ -24,7 +24,7 @@ from simcards.games.skat import settle
 from simcards.games.skat import solve
 from simcards.games.skat.rules import NULL
 from simcards.games.skat.scoring import CONTRACTS
-from simcards.games.skat.solve import Solver
+from simcards.games.skat.solve import Solver, with_perfect_play
 
 GAME = simcards.load("skat")
 SOLVER = Solver(GAME, tt_bits=12)  # a small table: collisions and replacement get exercised
@@ -247,14 +247,63 @@ def test_double_dummy_columns_match_the_solver_and_chunking():
     assert whole.equals(split)
     assert set(whole["contract"].to_list()) >= {-1, 5}  # a passed-in deal and a Null among them
     plain = GAME.simulate(5, seed=17)
-    assert whole.drop("dd_points", "dd_wins").equals(plain)
+    assert whole.drop("dd_points", "dd_wins", "dd_lost_declarer", "dd_lost_defenders").equals(plain)
     for row in whole.iter_rows(named=True):
         if row["contract"] == -1:
             assert row["dd_points"] is None and row["dd_wins"] is None
+            assert row["dd_lost_declarer"] is None and row["dd_lost_defenders"] is None
             continue
         state = GAME.state_from_row(row)
         assert row["dd_wins"] == SOLVER.wins(state)
         assert row["dd_points"] == (None if row["contract"] == NULL else SOLVER.points(state))
+
+
+def test_lost_points_account_for_the_gap():
+    """In every suit and Grand game each side's losses are never negative, and the bots'
+    declarer points are the perfect-play points minus what the declarer gave away plus what the
+    defenders gave away; Null and passed-in deals have none."""
+    deals = simcards.load("skat", double_dummy=True).simulate(12, seed=23, bots="random")
+    scored = deals.filter(pl.col("contract").is_between(0, 4))
+    assert scored.height >= 3
+    lost_declarer = scored["dd_lost_declarer"].cast(pl.Int32)
+    lost_defenders = scored["dd_lost_defenders"].cast(pl.Int32)
+    assert (lost_declarer >= 0).all() and (lost_defenders >= 0).all()
+    assert (scored["points_declarer"].cast(pl.Int32)
+            == scored["dd_points"].cast(pl.Int32) - lost_declarer + lost_defenders).all()
+    assert (lost_declarer + lost_defenders > 0).any()  # random play gives points away
+    others = deals.filter(~pl.col("contract").is_between(0, 4))
+    assert others["dd_lost_declarer"].is_null().all() and others["dd_lost_defenders"].is_null().all()
+
+
+def test_lost_points_follow_the_solver_card_by_card():
+    """The loss columns against the public solver (checked against brute force above) run
+    position by position along a game's cards: the value before a card minus the value after
+    it, summed per side."""
+    on = simcards.load("skat", double_dummy=True)
+    kinds, params = on.resolve_bots("heuristic")
+    frames, traces = on._simulate_traced(17, 0, 5, kinds, params)
+    deals = with_perfect_play(on, frames["deals"], traces)
+    checked = 0
+    for k, row in enumerate(deals.iter_rows(named=True)):
+        if not 0 <= row["contract"] <= 4 or checked == 2:
+            continue
+        state = GAME.state_from_row(row)
+        value = SOLVER.points(state)
+        assert value == row["dd_points"]
+        lost = [0, 0]
+        for card in traces[k]:
+            if card < 0:
+                break
+            declarer = state.to_move == row["declarer"]
+            state.play(GAME.deck.code(int(card)))
+            if state.is_over:
+                break
+            after = SOLVER.points(state)
+            lost[0 if declarer else 1] += (value - after) if declarer else (after - value)
+            value = after
+        assert (row["dd_lost_declarer"], row["dd_lost_defenders"]) == tuple(lost)
+        checked += 1
+    assert checked == 2
 
 
 def test_report_answers_against_perfect_play(tmp_path):
@@ -267,5 +316,13 @@ def test_report_answers_against_perfect_play(tmp_path):
     assert section.title == "Against perfect play"
     assert any(line.startswith("all games: the declarer wins") for line in section.headlines)
     assert any("Depends on the bots" in line for line in section.headlines)
+    games = deals.collect().filter(pl.col("contract") < 5).filter(pl.col("contract") >= 0)
+    lost_line = next(line for line in section.headlines if "leaves points on the table" in line)
+    assert f"{games['dd_lost_declarer'].mean():.0f}" in lost_line
+    assert f"{games['dd_lost_defenders'].mean():.0f}" in lost_line
+    assert any(table.name == "perfect_play_lost" for table in section.tables)
+    # a run made before the loss columns: the section without them
+    old = report.perfect_play_section(deals.drop("dd_lost_declarer", "dd_lost_defenders"), tmp_path)
+    assert not any("leaves points on the table" in line for line in old.headlines)
     assert (tmp_path / "perfect_play_gap.png").exists()
     assert report.perfect_play_section(GAME.simulate(5, seed=17).lazy(), tmp_path) is None

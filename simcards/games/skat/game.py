@@ -101,13 +101,13 @@ class SkatGame(Game):
         return out
 
     def _simulate_frames(self, seed, start, n, kinds, params):
-        out = self._simulate_matrix(seed, start, n, kinds, params)
-        deals = _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)
-        if self.options["double_dummy"]:  # solved from each row's hands and declaration
+        if self.options["double_dummy"]:  # the solver follows each game's cards
             from simcards.games.skat.solve import with_perfect_play
 
-            deals = with_perfect_play(self, deals)
-        return {"deals": deals}
+            frames, traces = self._simulate_traced(seed, start, n, kinds, params)
+            return {"deals": with_perfect_play(self, frames["deals"], traces)}
+        out = self._simulate_matrix(seed, start, n, kinds, params)
+        return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
 
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""

@@ -212,6 +212,7 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
     summary = stats.points_gap_summary(deals)
     sides = stats.points_gap_sides(deals)
     gap = stats.points_gap_distribution(deals)
+    lost = stats.lost_points_summary(deals) if stats.has_lost_points(deals) else None
     figures = []
     if gap.height:
         ends = charts.binned_bars(gap, out_dir / "perfect_play_gap.png",
@@ -227,13 +228,22 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
             "their side (the declarer's card points, the Skat included; in Null whether he takes a "
             "trick). A game is won under perfect play when that play makes what settlement asks of "
             "the card play: 61 points, 90 where Schneider was announced or the bid needs the "
-            "Schneider level, every trick where Schwarz was. The bidding, the Skat pickup, the "
+            "Schneider level, every trick where Schwarz was. Along the cards the bots played, the "
+            "solver also values every position: a card that lowers the declarer's perfect-play "
+            "points from there gave them away if the declarer played it, a card that raises them "
+            "gave them away if a defender did; summed per side, the two account exactly for the "
+            "gap between the bots' declarer points and perfect play's. The bidding, the Skat pickup, the "
             "discard and the declaration are the bots' in both columns, so every rate here depends "
             "on the bots' choice of games; given those games the perfect-play figure is exact. The "
             "bots play with their own hands only: perfect play is a bound on good play, not a bot "
             "to copy, and the bots' declarer can beat it when the defenders err.")
+    tables = []
+    if lost is not None:
+        tables.append(Table("perfect_play_lost", lost, "Card points each side's play gave away "
+                            "against perfect play, a suit or Grand game on average (se: standard "
+                            "error); share_nothing_lost: games in which it gave nothing away"))
     return Section("Against perfect play", text, figures=figures,
-                   headlines=perfect_play_answers(wins, summary, sides),
+                   headlines=perfect_play_answers(wins, summary, sides, lost),
                    tables=[Table("perfect_play_wins", wins, "The declarer's win rate under perfect "
                                  "play and with the bots, by game family",
                                  ["games", "play", *RATE_COLUMNS]),
@@ -241,13 +251,16 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
                                  "Grand game (se: standard error)"),
                            Table("perfect_play_sides", sides, "Suit and Grand games the bots' "
                                  "declarer ends above, level with or below perfect play"),
+                           *tables,
                            Table("perfect_play_gap", gap, "Bots' declarer points minus perfect "
                                  "play's", show=False)])
 
 
-def perfect_play_answers(wins: pl.DataFrame, summary: pl.DataFrame, sides: pl.DataFrame) -> list[str]:
+def perfect_play_answers(wins: pl.DataFrame, summary: pl.DataFrame, sides: pl.DataFrame,
+                         lost: pl.DataFrame | None = None) -> list[str]:
     """The section's answers in plain words: the win rate under perfect play beside the bots'
-    per family, and how far the bots' declarer points lie from perfect play's."""
+    per family, how far the bots' declarer points lie from perfect play's, and (runs with the
+    loss columns) how much of that each side's card play gave away."""
     rate = {(row["games"], row["play"]): row for row in wins.iter_rows(named=True)}
     out = []
     for family, label in (("all", "all games"), ("grand", "Grand"), ("suit", "suit games"),
@@ -268,6 +281,19 @@ def perfect_play_answers(wins: pl.DataFrame, summary: pl.DataFrame, sides: pl.Da
                    f"either way): below it in {fmt.rate_ci(below['rate'], below['lo'], below['hi'])} "
                    f"of games, above it in {fmt.rate_ci(above['rate'], above['lo'], above['hi'])} "
                    "(the defenders' errors).")
+    if lost is not None and lost["n"][0]:
+        out.append(_lost_answer(lost))
     out.append("Depends on the bots: the games (bids, Skat, declarations) and the bots' column; "
                "exact for those games: the perfect-play column.")
     return out
+
+
+def _lost_answer(lost: pl.DataFrame) -> str:
+    """What each side's card play gave away against perfect play, in plain words."""
+    said = {row["side"]: (fmt.mean_se(row["mean"], row["se"]), fmt.pct(row["share_nothing_lost"]))
+            for row in lost.iter_rows(named=True)}
+    (declarer, declarer_clean), (defenders, defenders_clean) = said["declarer"], said["defenders"]
+    return (f"The bots' card play leaves points on the table: against perfect play from each "
+            f"position the declarer gives away {declarer} card points a suit or Grand game, the "
+            f"defenders {defenders} (nothing at all in {declarer_clean} and {defenders_clean} of "
+            "games; depends on the bots).")

@@ -190,27 +190,53 @@ def perfect_play(game, deals: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.
     """(points, wins, nodes) at the start of play of every row of a deals frame: the
     declarer's perfect-play card points (-1 in Null and for passed-in deals), 1 when perfect
     play makes the game's requirements (-1 passed in), positions searched."""
+    points, wins, nodes, _ = _solve_rows(game, deals, None)
+    return points, wins, nodes
+
+
+def perfect_play_lines(game, deals: pl.DataFrame, traces: np.ndarray):
+    """`perfect_play` and ``lost`` [rows, 2]: the card points the declarer's play (0) and the
+    defenders' play (1) of ``traces`` (each row's cards in play order) gave away against
+    perfect play from each position (_solve_lines.py); -1 in Null and passed-in deals."""
+    return _solve_rows(game, deals, traces)
+
+
+def _solve_rows(game, deals: pl.DataFrame, traces: np.ndarray | None):
     points = np.full(deals.height, -1, dtype=np.int64)
     wins = np.full(deals.height, -1, dtype=np.int64)
     nodes = np.zeros(deals.height, dtype=np.int64)
+    lost = np.full((deals.height, 2), -1, dtype=np.int64)
     played = np.flatnonzero(deals["contract"].to_numpy() != PASSED)
     if played.size:
         games = _games_matrix(deals[played])
         p, w, n = (np.zeros(played.size, dtype=np.int64) for _ in range(3))
-        SK.solve_games(games, game.tables, p, w, n)
+        if traces is None:
+            SK.solve_games(games, game.tables, p, w, n)
+        else:
+            from simcards.games.skat._solve_lines import solve_lines
+
+            line_lost = np.zeros((played.size, 2), dtype=np.int64)
+            solve_lines(games, np.ascontiguousarray(traces[played], dtype=np.int64), game.tables,
+                        p, w, n, line_lost)
+            lost[played] = line_lost
         points[played], wins[played], nodes[played] = p, w, n
-    return points, wins, nodes
+    return points, wins, nodes, lost
 
 
-def with_perfect_play(game, deals: pl.DataFrame) -> pl.DataFrame:
+def with_perfect_play(game, deals: pl.DataFrame, traces: np.ndarray | None = None) -> pl.DataFrame:
     """``deals`` with the double_dummy columns (columns.py): dd_points (null in Null and
-    passed-in deals) and dd_wins (null when passed in)."""
-    points, wins, _ = perfect_play(game, deals)
+    passed-in deals) and dd_wins (null when passed in); with ``traces`` (each row's cards in
+    play order) also dd_lost_declarer and dd_lost_defenders (null in Null and passed in)."""
+    points, wins, _, lost = _solve_rows(game, deals, traces)
     points_s = pl.Series("dd_points", points, dtype=pl.Int16)
     wins_s = pl.Series("dd_wins", wins, dtype=pl.Int8)
-    return deals.with_columns(
-        pl.when(points_s >= 0).then(points_s).otherwise(None).cast(pl.Int8).alias("dd_points"),
-        pl.when(wins_s >= 0).then(wins_s == 1).otherwise(None).alias("dd_wins"))
+    columns = [pl.when(points_s >= 0).then(points_s).otherwise(None).cast(pl.Int8).alias("dd_points"),
+               pl.when(wins_s >= 0).then(wins_s == 1).otherwise(None).alias("dd_wins")]
+    if traces is not None:
+        for side, name in enumerate(("dd_lost_declarer", "dd_lost_defenders")):
+            side_s = pl.Series(name, lost[:, side], dtype=pl.Int16)
+            columns.append(pl.when(side_s >= 0).then(side_s).otherwise(None).cast(pl.Int8).alias(name))
+    return deals.with_columns(*columns)
 
 
 def bench(game, deals: int = 60, seed: int = 5) -> dict:

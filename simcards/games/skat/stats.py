@@ -280,3 +280,21 @@ def points_gap_sides(lf: pl.LazyFrame) -> pl.DataFrame:
     return pl.concat([gapped.select(pl.lit(side).alias("bots_vs_perfect"), *rate_exprs(flag)).collect()
                       for side, flag in (("above", pl.col("gap") > 0), ("level", pl.col("gap") == 0),
                                          ("below", pl.col("gap") < 0))])
+
+
+def has_lost_points(lf: pl.LazyFrame) -> bool:
+    """Do the games carry the losses along the bots' line (runs made since they were added)?"""
+    return "dd_lost_declarer" in lf.collect_schema().names()
+
+
+def lost_points_summary(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Per side, the declarer and the defenders: the card points its play gave away against
+    perfect play from each position (``dd_lost_*``) in a suit or Grand game on average, and the
+    share of those games in which it gave nothing away."""
+    games = _games(lf).filter(pl.col("contract") < 5)
+    rows = []
+    for side, column in (("declarer", "dd_lost_declarer"), ("defenders", "dd_lost_defenders")):
+        lost = pl.col(column).cast(pl.Int32)
+        rows.append(games.select(pl.lit(side).alias("side"), *mean_exprs(lost),
+                                 (lost == 0).mean().alias("share_nothing_lost")))
+    return pl.concat(rows).collect()
