@@ -226,6 +226,37 @@ def test_schneider_announced_needs_ninety():
     assert 61 <= points < 90  # the cards were chosen for it: the announcement decides
 
 
+def _quick_tricks_at_start(hands, skat, declarer):
+    """`_quick_tricks` of forehand (seat 0: dealer 2) at the start of a Clubs Hand game."""
+    from simcards.games.skat import _solve_kernels as SK
+
+    state = GAME.deal(hands, skat, dealer=2, declarer=declarer, contract="clubs", hand=True)
+    solver = Solver(GAME)
+    solver._start(state)  # the solve's context: hands, contract, suit orders
+    remaining = sum(GAME.deck.parse_hand(hand) for hand in hands)
+    return int(SK._quick_tricks(solver.ctx, GAME.tables, remaining, 0))
+
+
+def test_quick_tricks_count_the_cashable_top_cards():
+    """The declarer leads: his AS 10S KS top the spades, but the defender with trumps holds two
+    spades, so two cash (21 points, and that defender's cheapest two spades 9S QS: 3; the other
+    defender, without trumps, follows once with 8S); then JC JS draw two trumps from the
+    defender who holds them (his cheapest, 9C 8C: 0). His hearts and diamonds are not top."""
+    hands = [["AS", "10S", "KS", "JC", "JS", "7H", "8H", "7D", "8D", "9D"],
+             ["QS", "9S", "JH", "JD", "AC", "10C", "KC", "QC", "9C", "8C"],
+             ["8S", "AH", "10H", "KH", "QH", "9H", "AD", "10D", "KD", "QD"]]
+    assert _quick_tricks_at_start(hands, ["7S", "7C"], declarer=0) == 11 + 10 + 3 + 0 + 2 + 2
+
+
+def test_quick_tricks_stop_where_the_partner_would_have_to_ruff():
+    """A defender leads from aces and tens, but his partner holds nothing but trumps: void, the
+    partner must ruff his winners and take the lead, so none of them counts as cashed."""
+    hands = [["AS", "10S", "KS", "QS", "AH", "10H", "KH", "AD", "10D", "KD"],
+             ["JC", "JS", "JH", "JD", "AC", "10C", "KC", "QC", "9C", "8C"],
+             ["7C", "9S", "8S", "7S", "QH", "9H", "8H", "7H", "QD", "9D"]]
+    assert _quick_tricks_at_start(hands, ["8D", "7D"], declarer=2) == 0
+
+
 def test_a_finished_deal_is_refused():
     state = GAME.deal(seed=3, index=0)
     while not state.is_over:

@@ -26,11 +26,13 @@ Techniques:
   position with more cards, one always replaced;
 - cheap bounds at trick boundaries: the declarer gains between 0 and every remaining point
   (trick), less what the defenders surely take with the top trumps they hold and more what he
-  surely takes with his;
+  surely takes with his; where those leave the window open, the quick tricks of the leader's
+  side instead when they are more (`_quick_tricks`: its top cards of a suit, cashed while the
+  opponents who could ruff must follow suit);
 - move ordering: the table's best lead first, then by a cheap rule (the declarer leads his
   strongest cards, a defender his strongest plain cards before trumps; win a trick the other
-  side holds as cheaply as possible, smear points on one's own side's trick when last to
-  play, else play low);
+  side holds with the richest card that does, smear points on one's own side's trick when
+  last to play, else play low);
 - rank equivalence: two cards of the mover's hand are interchangeable when they are of one
   effective suit, score the same points (any points when counting tricks) and no card still
   held by another seat or lying in the trick sits between them in power; only one is tried;
@@ -87,7 +89,8 @@ X_EFF = X_RANK + 32  # 32 slots: a card's effective suit (0..3, TRUMP)
 X_ORDER_N = X_EFF + 32  # 5 slots: the cards of each effective suit
 X_ORDER = X_ORDER_N + 8  # 5 x 11 slots: the cards of each effective suit, strongest first
 X_BYTE_POINTS = X_ORDER + 5 * 11  # 256 slots: card points of one suit's 8-bit rank mask
-CTX_SIZE = X_BYTE_POINTS + 256
+X_SUIT_MASK = X_BYTE_POINTS + 256  # 5 slots: the cards of each effective suit (0..3, TRUMP)
+CTX_SIZE = X_SUIT_MASK + 5
 
 TT_BITS = 20
 FIRST_STEP = 4  # the value search's first step away from its guess
@@ -152,6 +155,7 @@ def begin_solve(ctx, tt, st, T, mode, declarer_max):
             n += 1
             cards &= ~(np.int64(1) << top)
         ctx[X_ORDER_N + suit] = n
+        ctx[X_SUIT_MASK + suit] = suit_mask(T, contract, suit)
 
 
 @kernel
@@ -283,17 +287,114 @@ def _sure_top_trumps(ctx, T, remaining):
     return side, cards
 
 
+@hot
+def _cheapest_points(ctx, T, suit, cards, m):
+    """The fewest card points ``m`` of ``cards`` (of the effective suit ``suit``) can hold, ``m``
+    at most their number. A plain suit's points fall with its power (A 10 K Q 9 8 7: the jacks
+    are trumps), so its weakest cards are the cheapest; the trumps need a search (a jack
+    scores 2, the seven of trumps 0)."""
+    total = 0
+    if suit != TRUMP:
+        left = m
+        i = ctx[X_ORDER_N + suit] - 1
+        while left > 0:
+            card = ctx[X_ORDER + 11 * suit + i]
+            if cards & (np.int64(1) << card):
+                total += T[T_POINTS + card]
+                left -= 1
+            i -= 1
+        return total
+    rest = cards
+    for _ in range(m):
+        cheapest = -1
+        pick = rest
+        while pick:
+            card = lowest_bit_index(pick)
+            pick &= pick - 1
+            if cheapest < 0 or T[T_POINTS + card] < T[T_POINTS + cheapest]:
+                cheapest = card
+        total += T[T_POINTS + cheapest]
+        rest &= ~(np.int64(1) << cheapest)
+    return total
+
+
 @kernel
-def _future_bounds(ctx, T, remaining, leader):
+def _quick_tricks(ctx, T, remaining, leader):
+    """What the side of ``leader`` surely gains at a trick boundary by cashing its top cards at
+    once (the quick tricks of double-dummy bridge): card points, or tricks in a trick search.
+    The leader leads its cards of a plain suit that beat every remaining card of the suit in
+    other hands; an opponent holding a trump follows suit as long as it has the suit, and is
+    counted on for no more tricks than that (void, it could ruff); an opponent without trumps
+    cannot take such a trick, nor can the leader's partner while it holds a card that is not a
+    trump (void, it discards one; with only trumps left it would have to ruff and take the
+    lead, so a partner holding trumps bounds the plain tricks of all suits together by its
+    other cards). So the leader keeps the lead. Then the leader's trumps above every other
+    remaining trump. Cashing a suit leaves the other suits' counts of the opponents with
+    trumps untouched (they follow suit), so the suits add up. The points: the cashed cards,
+    and of every other seat the cheapest cards it must follow with (what it may discard
+    counts 0)."""
+    declarer = ctx[X_DECLARER]
+    hand = ctx[X_HAND + leader]
+    trumps = ctx[X_SUIT_MASK + TRUMP]
+    partner_spare = 10  # plain tricks the leader's partner can follow or discard in
+    if leader != declarer:
+        for seat in range(N_SEATS):
+            if seat != leader and seat != declarer and ctx[X_HAND + seat] & trumps:
+                partner_spare = popcount(ctx[X_HAND + seat] & ~trumps)
+    gain = 0
+    tricks = 0
+    for suit in range(5):
+        cards = ctx[X_SUIT_MASK + suit]
+        mine = hand & cards
+        if mine == 0:
+            continue
+        cash = 0  # the leader's cards of the suit above every other remaining one
+        for i in range(ctx[X_ORDER_N + suit]):
+            bit = np.int64(1) << ctx[X_ORDER + 11 * suit + i]
+            if remaining & bit == 0:
+                continue
+            if mine & bit == 0:
+                break
+            cash += 1
+        if suit != TRUMP:
+            for seat in range(N_SEATS):
+                opponent = (seat == declarer) != (leader == declarer)
+                if opponent and ctx[X_HAND + seat] & trumps:
+                    cash = min(cash, popcount(ctx[X_HAND + seat] & cards))
+            cash = min(cash, partner_spare)
+            partner_spare -= cash
+        if cash == 0:
+            continue
+        tricks += cash
+        taken = 0
+        for i in range(ctx[X_ORDER_N + suit]):
+            card = ctx[X_ORDER + 11 * suit + i]
+            if taken < cash and mine & (np.int64(1) << card):
+                gain += T[T_POINTS + card]
+                taken += 1
+        for seat in range(N_SEATS):
+            if seat != leader:
+                theirs = ctx[X_HAND + seat] & cards
+                gain += _cheapest_points(ctx, T, suit, theirs, min(cash, popcount(theirs)))
+    return gain if ctx[X_MODE] == MODE_POINTS else tricks
+
+
+@kernel
+def _future_bounds(ctx, T, remaining, leader, alpha, beta, cash):
     """(lowest, highest) gain of the declarer from a trick boundary: between nothing and every
     remaining point (trick), less what the side holding the top trumps surely takes. Every
     trick holding one of them goes to that side (the trick's best trump is one of them too),
-    so it takes all their points, and at least as many tricks as one hand holds of them."""
+    so it takes all their points, and at least as many tricks as one hand holds of them. With
+    ``cash`` (and the declarer playing for points or tricks, not Null), and only when these
+    bounds leave the window (``alpha``, ``beta``) open, the quick tricks of the leader's side
+    too, whichever is more (they may be the same tricks): a strategy's result, so they bound
+    a position's value but not that of a restricted root's cards."""
     if ctx[X_MODE] == MODE_POINTS:
         high = _points_of(ctx, remaining)
     else:
         high = popcount(ctx[X_HAND + leader])
-    low = 0
+    sure_declarer = 0
+    sure_defenders = 0
     side, cards = _sure_top_trumps(ctx, T, remaining)
     if side != 0:
         if ctx[X_MODE] == MODE_POINTS:
@@ -303,10 +404,16 @@ def _future_bounds(ctx, T, remaining, leader):
             for seat in range(N_SEATS):
                 sure = max(sure, popcount(ctx[X_HAND + seat] & cards))
         if side == 1:
-            low = sure
+            sure_declarer = sure
         else:
-            high -= sure
-    return low, high
+            sure_defenders = sure
+    if cash and ctx[X_DECLARER_MAX] != 0 and alpha < high - sure_defenders and sure_declarer < beta:
+        quick = _quick_tricks(ctx, T, remaining, leader)
+        if leader == ctx[X_DECLARER]:
+            sure_declarer = max(sure_declarer, quick)
+        else:
+            sure_defenders = max(sure_defenders, quick)
+    return sure_declarer, high - sure_defenders
 
 
 @kernel
@@ -426,9 +533,9 @@ def _store(ctx, tt, F, at, remaining):
 def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
     """Write the cards of ``legal`` into the frame's move list, the likeliest best first: the
     table's lead, then by a score (leading: the strongest first; the other side winning the
-    trick: the cards that beat it, the cheapest first, then the rest, the lowest first; one's
-    own side winning: the most points first when last to play, else the lowest first).
-    Returns their number."""
+    trick: the cards that beat it, the richest first (fewer positions in measurement than the
+    cheapest first), then the rest, the lowest first; one's own side winning: the most points
+    first when last to play, else the lowest first). Returns their number."""
     contract = ctx[X_CONTRACT]
     k = 0
     rest = legal
@@ -447,7 +554,7 @@ def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
         elif winner_is_mine:
             score = points if last else -rank
         elif beats(card, best, T, contract):
-            score = 4096 - 64 * rank + (points if last else 0)
+            score = 4096 + 64 * points - rank
         else:
             score = -64 * points - rank
         code = (score << 8) | card  # sorts by score, the card in the low byte
@@ -564,7 +671,7 @@ def _enter(ctx, tt, T, F, at, only):
             value = _two_tricks(ctx, T, leader)
             _store_value(ctx, tt, slot, key, key2, remaining, value, -INF, INF, NO_MOVE)
             return True, value
-        low, high = _future_bounds(ctx, T, remaining, leader)
+        low, high = _future_bounds(ctx, T, remaining, leader, alpha, beta, only == ALL_CARDS)
         if high <= alpha:
             return True, high
         if low >= beta:
