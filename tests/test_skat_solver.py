@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import polars as pl
 import pytest
 from hypothesis import assume, given, settings
@@ -304,6 +305,32 @@ def test_lost_points_account_for_the_gap():
     assert (lost_declarer + lost_defenders > 0).any()  # random play gives points away
     others = deals.filter(~pl.col("contract").is_between(0, 4))
     assert others["dd_lost_declarer"].is_null().all() and others["dd_lost_defenders"].is_null().all()
+
+
+def test_loss_columns_hold_sums_past_127(monkeypatch):
+    """A side's losses add up every card's move, so they can pass 127 when both sides err (a
+    2,000-deal run met one): the columns keep such sums and the columns' declared type."""
+    import importlib
+
+    from simcards.games.skat.columns import DOUBLE_DUMMY_COLUMNS
+
+    module = importlib.import_module("simcards.games.skat.solve")
+    solve_rows = module._solve_rows
+
+    def with_large_losses(game, deals, traces):
+        points, wins, nodes, lost = solve_rows(game, deals, traces)
+        return points, wins, nodes, np.where(lost >= 0, lost + 200, lost)
+
+    monkeypatch.setattr(module, "_solve_rows", with_large_losses)
+    on = simcards.load("skat", double_dummy=True)
+    kinds, params = on.resolve_bots("heuristic")
+    frames, traces = on._simulate_traced(17, 0, 3, kinds, params)
+    deals = with_perfect_play(on, frames["deals"], traces)
+    scored = deals.filter(pl.col("contract").is_between(0, 4))
+    assert scored.height and (scored["dd_lost_declarer"] >= 200).all()
+    declared = {column.name: column.dtype for column in DOUBLE_DUMMY_COLUMNS}
+    for name in ("dd_lost_declarer", "dd_lost_defenders"):
+        assert deals.schema[name] == declared[name]
 
 
 def test_lost_points_follow_the_solver_card_by_card():

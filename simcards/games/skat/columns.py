@@ -65,10 +65,10 @@ DOUBLE_DUMMY_COLUMNS = (
     Column("dd_wins", pl.Boolean, "the declarer makes the game's card-play requirements under "
                                   "perfect play (61 points, 90 or every trick where announced or "
                                   "needed to reach the bid; Null: no trick); null when passed in"),
-    Column("dd_lost_declarer", pl.Int8, "card points the declarer's play gave away against perfect "
+    Column("dd_lost_declarer", pl.Int16, "card points the declarer's play gave away against perfect "
                                         "play from each position (points_declarer = dd_points - "
                                         "dd_lost_declarer + dd_lost_defenders); null in Null and "
                                         "passed-in deals"),
-    Column("dd_lost_defenders", pl.Int8, "card points the defenders' play gave away against perfect "
+    Column("dd_lost_defenders", pl.Int16, "card points the defenders' play gave away against perfect "
                                          "play from each position; null in Null and passed-in deals"),
 )

@@ -232,10 +232,10 @@ def with_perfect_play(game, deals: pl.DataFrame, traces: np.ndarray | None = Non
     wins_s = pl.Series("dd_wins", wins, dtype=pl.Int8)
     columns = [pl.when(points_s >= 0).then(points_s).otherwise(None).cast(pl.Int8).alias("dd_points"),
                pl.when(wins_s >= 0).then(wins_s == 1).otherwise(None).alias("dd_wins")]
-    if traces is not None:
+    if traces is not None:  # Int16: the card moves of one side add up past 127 when both err
         for side, name in enumerate(("dd_lost_declarer", "dd_lost_defenders")):
             side_s = pl.Series(name, lost[:, side], dtype=pl.Int16)
-            columns.append(pl.when(side_s >= 0).then(side_s).otherwise(None).cast(pl.Int8).alias(name))
+            columns.append(pl.when(side_s >= 0).then(side_s).otherwise(None).alias(name))
     return deals.with_columns(*columns)
 
 
