@@ -44,6 +44,9 @@ MANIFEST_EVERY = 2.0  # seconds between manifest writes during a run (and one at
 DAY = 86_400.0
 # below this many units per chunk, per-chunk costs (task dispatch, a Parquet file) dominate
 MIN_CHUNK = {"deal": 10_000, "match": 500}
+# ... unless each unit is slow (a double-dummy solve, a search bot): a chunk of at least this
+# many seconds of simulation pays its part's costs many times over, whatever its size
+SLOW_CHUNK_SECONDS = 1.0
 ESTIMATE_ABOVE = 100  # estimate the run time when more than this many minimum chunks are to make
 
 
@@ -345,7 +348,8 @@ def _check_scale(work: Work, workers: int, yes: bool, log: Callable[[str], None]
     config = work.config
     unit = config.unit
     minimum = MIN_CHUNK.get(unit, 1)
-    if config.chunk_size < minimum and config.units > config.chunk_size:
+    if (config.chunk_size < minimum and config.units > config.chunk_size
+            and estimate_seconds(config, config.chunk_size, 1)[0] < SLOW_CHUNK_SECONDS):
         log(f"warning: chunk_size = {config.chunk_size:,} is small for {config.ruleset}: per-part "
             f"costs will dominate; use chunk_size = {min(minimum, config.units):,} or more")
     if yes or work.pending_units <= ESTIMATE_ABOVE * minimum:

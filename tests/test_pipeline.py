@@ -232,3 +232,18 @@ def test_bench_json_is_one_object(capsys):
     assert data["kernel"]["klaverjas-rotterdam"]["heuristic"] > 0
     solver = data["solver"]["klaverjas-rotterdam"]
     assert solver["repeats"] == 3 and solver["solve_median_ms"] > 0 and solver["pimc_deals_per_s"] > 0
+
+
+@pytest.mark.parametrize("double_dummy,warned", [(False, True), (True, False)])
+def test_small_chunks_warn_only_when_they_are_quick(tmp_path, double_dummy, warned):
+    """Chunks below the size that pays a part's costs get a warning, unless each deal is slow
+    enough (a double-dummy solve per deal) that a small chunk is still seconds of work."""
+    from simcards.config import parse_config
+    from simcards.runner import _check_scale, prepare
+
+    config = parse_config({"name": "small", "ruleset": "klaverjas-rotterdam", "deals": 6000,
+                           "chunk_size": 1500, "output": str(tmp_path / "results"),
+                           "rules": {"double_dummy": double_dummy}})
+    said = []
+    _check_scale(prepare(config, log=said.append), 1, False, said.append)
+    assert any("chunk_size = 1,500 is small" in line for line in said) == warned
