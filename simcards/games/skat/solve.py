@@ -194,14 +194,11 @@ def perfect_play(game, deals: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.
     return points, wins, nodes
 
 
-def perfect_play_lines(game, deals: pl.DataFrame, traces: np.ndarray):
-    """`perfect_play` and ``lost`` [rows, 2]: the card points the declarer's play (0) and the
-    defenders' play (1) of ``traces`` (each row's cards in play order) gave away against
-    perfect play from each position (_solve_lines.py); -1 in Null and passed-in deals."""
-    return _solve_rows(game, deals, traces)
-
-
 def _solve_rows(game, deals: pl.DataFrame, traces: np.ndarray | None):
+    """`perfect_play` and ``lost`` [rows, 2]: with ``traces`` (each row's cards in play order)
+    the card points the declarer's play (0) and the defenders' play (1) gave away against
+    perfect play from each position (_solve_lines.py); -1 without traces, in Null and in
+    passed-in deals."""
     points = np.full(deals.height, -1, dtype=np.int64)
     wins = np.full(deals.height, -1, dtype=np.int64)
     nodes = np.zeros(deals.height, dtype=np.int64)
