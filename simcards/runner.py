@@ -342,14 +342,22 @@ def estimate_seconds(config: RunConfig, units: int, workers: int, budget: float 
     return units / (rate * max(workers, 1)), rate
 
 
+def _quick_chunks(config: RunConfig) -> bool:
+    """Does a chunk of ``config`` take under SLOW_CHUNK_SECONDS of simulation here?"""
+    try:
+        seconds, _ = estimate_seconds(config, config.chunk_size, 1)
+    except Exception:  # advice only: the run itself reports a failing bot, with its parts kept
+        return False
+    return seconds < SLOW_CHUNK_SECONDS
+
+
 def _check_scale(work: Work, workers: int, yes: bool, log: Callable[[str], None]) -> None:
     """Warn about chunks too small to be efficient; refuse (without ``yes``) a run that would
     take more than a day on this machine."""
     config = work.config
     unit = config.unit
     minimum = MIN_CHUNK.get(unit, 1)
-    if (config.chunk_size < minimum and config.units > config.chunk_size
-            and estimate_seconds(config, config.chunk_size, 1)[0] < SLOW_CHUNK_SECONDS):
+    if config.chunk_size < minimum and config.units > config.chunk_size and _quick_chunks(config):
         log(f"warning: chunk_size = {config.chunk_size:,} is small for {config.ruleset}: per-part "
             f"costs will dominate; use chunk_size = {min(minimum, config.units):,} or more")
     if yes or work.pending_units <= ESTIMATE_ABOVE * minimum:
