@@ -232,16 +232,15 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
             "solver also values every position: a card that lowers the declarer's perfect-play "
             "points from there gave them away if the declarer played it, a card that raises them "
             "gave them away if a defender did; summed per side, the two account exactly for the "
-            "gap between the bots' declarer points and perfect play's. The bidding, the Skat pickup, the "
-            "discard and the declaration are the bots' in both columns, so every rate here depends "
+            "gap between the bots' declarer points and perfect play's. The bidding, the Skat "
+            "pickup, the discard and the declaration are the bots' in both columns, so every rate here depends "
             "on the bots' choice of games; given those games the perfect-play figure is exact. The "
             "bots play with their own hands only: perfect play is a bound on good play, not a bot "
             "to copy, and the bots' declarer can beat it when the defenders err.")
-    tables = []
-    if lost is not None:
-        tables.append(Table("perfect_play_lost", lost, "Card points each side's play gave away "
-                            "against perfect play, a suit or Grand game on average (se: standard "
-                            "error); share_nothing_lost: games in which it gave nothing away"))
+    lost_table = [] if lost is None else [
+        Table("perfect_play_lost", lost, "Card points each side's play gave away against perfect "
+              "play, a suit or Grand game on average (se: standard error); share_nothing_lost: "
+              "games in which it gave nothing away")]
     return Section("Against perfect play", text, figures=figures,
                    headlines=perfect_play_answers(wins, summary, sides, lost),
                    tables=[Table("perfect_play_wins", wins, "The declarer's win rate under perfect "
@@ -251,7 +250,7 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
                                  "Grand game (se: standard error)"),
                            Table("perfect_play_sides", sides, "Suit and Grand games the bots' "
                                  "declarer ends above, level with or below perfect play"),
-                           *tables,
+                           *lost_table,
                            Table("perfect_play_gap", gap, "Bots' declarer points minus perfect "
                                  "play's", show=False)])
 
