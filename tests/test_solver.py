@@ -264,6 +264,122 @@ def test_each_partys_roem_bound_golden():
                 assert low <= future <= high, (codes, turn, leader, team)
 
 
+
+
+def refused_runs(name, trump, seed, cards_left):
+    """[(hands, leader, trump, runs, seats)] of a random position at a trick boundary, table roem
+    on: for each plain suit and each party, the run windows `_refusable_runs` lets the other
+    party refuse it (the cards of each), and the seats of the party refused."""
+    game, solver, state, deal, _ = random_position(name, True, trump, seed, cards_left)
+    solver._prepare(state)
+    st_ = np.array(state._st)
+    hands = [frozenset(h) for h in deal.hands]
+    party = int(st_[SK.S_PARTY])
+    remaining = sum(NK.cards_mask(h) for h in hands)
+    out = []
+    for suit in range(4):
+        base = 8 * suit
+        byte = (remaining >> base) & 0xFF
+        if suit == trump or byte == 0:
+            continue
+        low_bits = ((int(st_[SK.S_HAND + 1]) | int(st_[SK.S_HAND + 3])) >> base) & byte
+        high_bits = ((int(st_[SK.S_HAND + 2]) | int(st_[SK.S_HAND + 3])) >> base) & byte
+        threes, fours = SK._run_windows(st_, np.int64(byte << base))
+        open3 = (int(threes) >> base) & 0x3F
+        open4 = (int(fours) >> base) & 0x1F
+        for refused in (1, 2):
+            bits = int(SK._refusable_runs(st_, base, byte, party, low_bits, high_bits, open3, open4,
+                                          refused))
+            runs = [[base + w + i for i in range(3)] for w in range(6) if bits >> w & 1]
+            runs += [[base + w + i for i in range(4)] for w in range(5) if bits >> (6 + w) & 1]
+            if runs:
+                seats = {s for s in range(4) if (party >> s) & 1 == (1 if refused == 1 else 0)}
+                out.append((hands, deal.leader, trump, runs, seats))
+    return out
+
+
+def check_refused_runs(name, trump, seed, cards_left):
+    """Every run a party may be refused cannot be forced into one trick (brute force)."""
+    cases = refused_runs(name, trump, seed, cards_left)
+    for hands, leader, trump_, runs, seats in cases:
+        assert not NS.can_force_together(hands, leader, trump_, name.endswith("amsterdam"), runs,
+                                         seats), (runs, [sorted(map(NK.code, h)) for h in hands])
+    return len(cases)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(RULESETS[:2]), st.integers(0, 3), st.integers(0, 2**32),
+       st.sampled_from((12, 16, 20)))
+def test_refused_runs_cannot_be_forced(name, trump, seed, cards_left):
+    """The bound takes a run off a party's roem when the other party can keep the run's cards
+    out of every trick (`_refusable_runs`): against a brute-force search of every line, the
+    refused party can never make them fall in one trick, whoever would take it. A version
+    without the checks on the refusing hands (one card of the suit each, forming a pair; a card
+    in two pairs; a run holding one card of theirs) fails here."""
+    check_refused_runs(name, trump, seed, cards_left)
+
+
+def test_refused_runs_cannot_be_forced_sweep():
+    """The same over fixed positions, which must hold enough refusals to mean something."""
+    checked = sum(check_refused_runs(name, trump, seed, cards_left)
+                  for name in RULESETS[:2] for trump in range(4) for seed in range(12)
+                  for cards_left in (12, 16))
+    assert checked >= 100
+
+# Two tricks left, spades trump: runs of hearts that the party holding two of their cards cannot
+# keep out of a trick (A and B: that party's seats, H and F: the other party's, H holding the
+# run's third card), so the other party's credit for them must stay. ``leader`` leads.
+FORCED_RUNS = {
+    # A and B hold one heart each, the run's pair: H leads 9H, both must follow, F ruffs
+    "each refusing hand holds one card of the suit": (
+        {"A": ["7H", "7C"], "B": ["8H", "8C"], "H": ["9H", "AH"], "F": ["JS", "9S"]}, "H"),
+    # 8H pairs with 7H (run 7-8-9) and with 10H (run 8-9-10): whichever heart A keeps back,
+    # H's 9H, B's 8H and A's other heart make a run
+    "a card in two pairs": (
+        {"A": ["7H", "10H"], "B": ["8H", "8C"], "H": ["9H", "AC"], "F": ["JS", "9S"]}, "H"),
+    # the run 7-8-9 holds one card of A's party: A must lead from hearts, and F's 10H wins
+    # the first trick, so 9H later draws A's 7H and H's 8H
+    "one card of the refusing party": (
+        {"A": ["7H", "KH"], "B": ["7C", "8C"], "H": ["8H", "QH"], "F": ["9H", "10H"]}, "A"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORCED_RUNS))
+@pytest.mark.parametrize("refused_team", ["declaring", "other"])
+def test_runs_that_cannot_be_refused_keep_their_credit(case, refused_team):
+    """A party may take a run off the other party's bound when it can keep the run's cards out
+    of every trick (`_refusable_runs`). In these positions it cannot, and the other party takes
+    every trick and the run: its bound must still count the run. A version that refuses runs
+    without the checks (one card of the suit in each refusing hand, no card in two pairs, two
+    cards of the refusing party in the run) fails here."""
+    name, trump = "klaverjas-rotterdam", 3
+    seed = next(s for s in range(100)
+                if min(random_position(name, True, trump, s, 8)[3].tricks) > 0)
+    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, 8)
+    solver._prepare(state)
+    SK._set_order(solver.ctx, game.tables, trump)
+    st_ = np.array(state._st)
+    team = state.declarer % 2 if refused_team == "declaring" else 1 - state.declarer % 2
+    seats = {"H": team, "A": (team + 1) % 4, "F": (team + 2) % 4, "B": (team + 3) % 4}
+    roles, leader_role = FORCED_RUNS[case]
+    hands = [set() for _ in range(4)]
+    for role, codes in roles.items():
+        hands[seats[role]] = {NK.card(code) for code in codes}
+    for seat in range(4):
+        st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+    leader = seats[leader_role]
+    future = NS._value(deal, [frozenset(h) for h in hands], [], leader, deal.points, deal.roem,
+                       deal.tricks, deal.n_tricks, end_bonus)
+    future -= SK.played_margin(st_, game.tables, solver.ctx)
+    remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
+    SK.begin_solve(solver.ctx, solver.tt, solver.frames)
+    low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
+    assert low <= future <= high
+    # the run is what makes the bound tight: H's party takes every point and the run
+    points_left = sum(NK.points(c, trump) for h in hands for c in h) + 10
+    sign = 1 if refused_team == "declaring" else -1
+    assert future == sign * (points_left + 20)
+
 @settings(max_examples=200)
 @given(st.sampled_from(RULESETS[:2]), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_roem_capable_cards_against_the_definition(name, cards, others):

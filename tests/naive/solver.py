@@ -75,3 +75,40 @@ def card_values(deal: NK.Deal, end_bonus=lambda tricks: 0) -> dict[int, int]:
                                             deal.tricks, deal.n_tricks)
             out[card] = _value(deal, hands, [], winner, p, r, t, deal.n_tricks + 1, end_bonus)
     return out
+
+
+def can_force_together(hands, leader, trump, amsterdam, groups, forcing_seats) -> bool:
+    """Can the seats of ``forcing_seats`` make all the cards of one of ``groups`` fall in one
+    trick, whatever the other seats play? ``hands`` at a trick boundary, ``leader`` to lead.
+    A yes/no game over every legal card of the naive rules, with a table of positions seen
+    (the hands and the trick so far decide it)."""
+    groups = [frozenset(g) for g in groups]
+    seen: dict = {}
+
+    def value(hands, trick, leader):
+        key = (hands, trick, leader)
+        if key in seen:
+            return seen[key]
+        seat = (leader + len(trick)) % 4
+        forcing = seat in forcing_seats
+        result = not forcing
+        if hands[seat]:
+            for card in sorted(NK.legal_moves(hands[seat], list(trick), trump, amsterdam)):
+                new_hands = tuple(h - {card} if i == seat else h for i, h in enumerate(hands))
+                new_trick = trick + (card,)
+                if len(new_trick) < 4:
+                    child = value(new_hands, new_trick, leader)
+                elif any(g <= set(new_trick) for g in groups):
+                    child = True
+                else:
+                    winner = (leader + NK.trick_winner(list(new_trick), trump)) % 4
+                    child = value(new_hands, (), winner)
+                if child == forcing:
+                    result = forcing
+                    break
+        else:
+            result = False  # the deal is over
+        seen[key] = result
+        return result
+
+    return value(tuple(frozenset(h) for h in hands), (), leader)

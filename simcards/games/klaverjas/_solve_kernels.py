@@ -34,10 +34,11 @@ Techniques:
 - bounds at trick boundaries (`_future_bound`): one party takes every remaining point, the
   last-trick 10 and all roem it can still score (runs only from cards in different hands, the
   best set of disjoint runs per suit; a roem only for a party that could take the trick it
-  falls in, `_roem_bound`), except what the other party surely wins: the top trumps one
-  party holds take their tricks (`_sure_trumps`), or the leader's party cashes its quick tricks
-  (`_quick_tricks`: its top cards of a suit while the seats that could ruff must follow), and a
-  party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
+  falls in, `_roem_bound`; without the runs of a plain suit the other party can keep out of
+  every trick, holding two of their cards, `_refusable_runs`), except what the other party
+  surely wins: the top trumps one party holds take their tricks (`_sure_trumps`), or the
+  leader's party cashes its quick tricks (`_quick_tricks`: its top cards of a suit while the
+  seats that could ruff must follow), and a party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
   a position's value but not that of a restricted root's cards;
 - move ordering: the table's best lead first, then the killer card (the last card that cut
   off at the same depth, for leads and the third seat), then cards by a cheap heuristic (beat an
@@ -448,6 +449,83 @@ def _side_of(party_seats, seat):
     return 1 if (party_seats >> seat) & 1 else 2
 
 
+# `_suit_roem` packs a suit's roem cards (bits 0..7) and four credits of 7 bits (a suit's
+# runs make at most 100, with stuk 120): each party's, and each party's once the other party
+# refuses the runs it can (`_refusable_runs`); the generation stamp above them
+SR_MINE = 8
+SR_THEIRS = 15
+SR_MINE_REFUSED = 22
+SR_THEIRS_REFUSED = 29
+SR_FIELD = 0x7F
+SR_STAMP = 36
+
+
+@kernel
+def _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, refused):
+    """The run windows of a plain suit (bits as in `_suit_roem_of`: 0..5 of three ranks, 6..10
+    of four) that the party other than ``refused`` (1: the declaring party, 2: the other) can
+    keep from ever falling in one trick, whatever the ``refused`` party does. Each such window
+    holds one card of each of the refusing party's two seats (A and B): the pair of the window.
+    The refusing party keeps every pair out of every trick: of a trick the later of A and B sees
+    the earlier's card, and answers it with any card but its pair; only a hand whose cards of the
+    suit are all that pair's can fail it. A holds a card of the suit the trick needs only when
+    the suit is led (then A follows with one of its own choosing), when A leads (a card of
+    another suit if it has one), or when it may discard (any card). So when the pairs are
+    disjoint (no card in two pairs) the refusal fails only at the end of a line where A and B
+    each hold one card of the suit and the two form a pair; and a trick that takes a card from
+    both while one of them still holds two can always leave a pair-free rest (a card in at most
+    one pair). The windows are all refused, or none: when some card lies in two pairs, or A and
+    B hold a single card of the suit each and the two form a pair."""
+    pairs = np.int64(0)  # 4 bits per rank: 1 + the rank of its pair's other card (0: none)
+    refuse = np.int64(0)
+    for window in range(11):
+        if window < 6:
+            if (open3 >> window) & 1 == 0:
+                continue
+            low = window
+            span = 3
+        else:
+            if (open4 >> (window - 6)) & 1 == 0:
+                continue
+            low = window - 6
+            span = 4
+        first = -1
+        second = -1
+        count = 0
+        for rank in range(low, low + span):
+            seat = _holder(low_bits, high_bits, rank)
+            if _side_of(party_seats, seat) != refused:
+                count += 1
+                if first < 0:
+                    first = rank
+                else:
+                    second = rank
+        if count != 2:  # a run of three with one card of the refusing party: not refused
+            continue
+        known_first = (pairs >> (4 * first)) & 15
+        known_second = (pairs >> (4 * second)) & 15
+        if known_first == 0 and known_second == 0:
+            pairs |= (np.int64(second + 1) << (4 * first)) | (np.int64(first + 1) << (4 * second))
+        elif known_first != second + 1 or known_second != first + 1:
+            return 0  # a card in two pairs
+        refuse |= 1 << window
+    if refuse == 0:
+        return 0
+    single = np.int64(0)
+    for seat in range(4):
+        if _side_of(party_seats, seat) != refused:
+            held = (st[S_HAND + seat] >> base) & byte
+            if held & (held - 1):
+                return refuse  # one of A and B holds two cards of the suit
+            single |= held
+    # A and B hold one card of the suit each (both do: each holds a card of a pair)
+    a = lowest_bit_index(single)
+    b = highest_bit_index(single)
+    if ((pairs >> (4 * a)) & 15) == b + 1:
+        return 0
+    return refuse
+
+
 @kernel
 def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
     """`_suit_roem` computed: the suit at bit ``base`` holds the ranks ``byte`` (``kind`` 1 for
@@ -482,6 +560,13 @@ def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
                 q_theirs |= 1 << (6 + low)
     mine = RUN_PACKING[q_mine]
     theirs = RUN_PACKING[q_theirs]
+    mine_refused = mine
+    theirs_refused = theirs
+    if kind == 0:
+        refuse_mine = _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, 1)
+        refuse_theirs = _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, 2)
+        mine_refused = RUN_PACKING[q_mine & ~refuse_mine]
+        theirs_refused = RUN_PACKING[q_theirs & ~refuse_theirs]
     stuk = trump_kind_stuk
     if stuk != 0 and cards & stuk == stuk and _one_each(st, stuk):
         roem_bits |= (stuk >> base) & 0xFF
@@ -494,7 +579,10 @@ def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
                 who |= _side_of(party_seats, seat)
         mine += STUK_VALUE if who & 1 else 0
         theirs += STUK_VALUE if who & 2 else 0
-    return roem_bits | (mine << 8) | (theirs << 16)
+        mine_refused += STUK_VALUE if who & 1 else 0
+        theirs_refused += STUK_VALUE if who & 2 else 0
+    return (roem_bits | (mine << SR_MINE) | (theirs << SR_THEIRS) | (mine_refused << SR_MINE_REFUSED)
+            | (theirs_refused << SR_THEIRS_REFUSED))
 
 
 @hot
@@ -505,11 +593,11 @@ def _suit_roem(st, T, ctx, suit, byte, trump):
     (`_roem_bound`). Within a solve every card's holder is fixed, so it depends on ``byte``
     only and is kept per solve."""
     slot = X_SUIT_ROEM + 256 * suit + byte
-    if (ctx[slot] >> 24) == ctx[X_GEN]:
-        return ctx[slot] & 0xFFFFFF
+    if (ctx[slot] >> SR_STAMP) == ctx[X_GEN]:
+        return ctx[slot] & ((np.int64(1) << SR_STAMP) - 1)
     kind = 1 if suit == trump else 0
     packed = _suit_roem_of(st, 8 * suit, byte, kind, T[T_STUK + trump] if kind else np.int64(0))
-    ctx[slot] = (ctx[X_GEN] << 24) | packed
+    ctx[slot] = (ctx[X_GEN] << SR_STAMP) | packed
     return packed
 
 
@@ -546,12 +634,16 @@ def _roem_bound(st, T, ctx, remaining, trump):
     a caller with other hands starts a new one (`begin_solve`)."""
     mine = np.int64(0)
     theirs = np.int64(0)
+    mine_refused = np.int64(0)
+    theirs_refused = np.int64(0)
     for suit in range(4):
         byte = (remaining >> (8 * suit)) & 0xFF
         if byte != 0:
             packed = _suit_roem(st, T, ctx, suit, byte, trump)
-            mine += (packed >> 8) & 0xFF
-            theirs += packed >> 16
+            mine += (packed >> SR_MINE) & SR_FIELD
+            theirs += (packed >> SR_THEIRS) & SR_FIELD
+            mine_refused += (packed >> SR_MINE_REFUSED) & SR_FIELD
+            theirs_refused += (packed >> SR_THEIRS_REFUSED) & SR_FIELD
     fours = _roem_fours(st, ctx, remaining)
     while fours:
         rank = lowest_bit_index(fours)
@@ -563,9 +655,11 @@ def _roem_bound(st, T, ctx, remaining, trump):
                 declaring = (st[S_PARTY] >> seat) & 1 == 1
         if declaring:
             mine += T[T_TABLE_FOUR + rank]
+            mine_refused += T[T_TABLE_FOUR + rank]
         else:
             theirs += T[T_TABLE_FOUR + rank]
-    return mine, theirs
+            theirs_refused += T[T_TABLE_FOUR + rank]
+    return mine, theirs, mine_refused, theirs_refused
 
 
 @hot
@@ -629,7 +723,10 @@ def _future_bound(st, T, ctx, remaining, took, leader):
     every remaining point, the last-trick 10 and all roem it can still score (`_roem_bound`),
     except the points the other party surely wins: its top trumps (`_sure_trumps`) or, for the
     leader's party, its quick tricks (`_quick_tricks`), whichever gives more (they may be the
-    same tricks, so they do not add up)."""
+    same tricks, so they do not add up). A party's runs that the other can refuse
+    (`_refusable_runs`) count only in the bound from the top trumps: the quick tricks are a
+    strategy of their own, which need not be the refusing one; each party's bound is the
+    better of the two."""
     trump = st[S_TRUMP] & 3
     points = LAST_TRICK_BONUS
     for suit in range(4):
@@ -638,29 +735,50 @@ def _future_bound(st, T, ctx, remaining, took, leader):
     spread = points * ctx[X_WEIGHT]
     roem_declaring = np.int64(0)
     roem_other = np.int64(0)
+    refused_declaring = np.int64(0)
+    refused_other = np.int64(0)
     if ctx[X_ROEM] != 0:
-        roem_declaring, roem_other = _roem_bound(st, T, ctx, remaining, trump)
+        roem_declaring, roem_other, refused_declaring, refused_other = _roem_bound(
+            st, T, ctx, remaining, trump)
+    if leader < 0:  # a restricted root: its leader's card is given, not its strategy's
+        refused_declaring = roem_declaring
+        refused_other = roem_other
     owner, sure = _sure_trumps(st, T, ctx, remaining, trump)
     sure_declaring = sure if owner == 1 else 0
     sure_other = sure if owner == 2 else 0
-    quick = _quick_tricks(st, T, ctx, remaining, leader, trump) if leader >= 0 else 0
+    weight = 2 * ctx[X_WEIGHT]
     reach = took | owner  # a party with a sure trick will have taken one
+    low_end, high_end = _end_range(ctx, reach)
+    # the sure trumps win whatever the play, so they go with the refused runs (the refusing
+    # party's strategy)
+    low = low_end - spread - refused_other + sure_declaring * weight
+    high = high_end + spread + refused_declaring - sure_other * weight
+    quick = _quick_tricks(st, T, ctx, remaining, leader, trump) if leader >= 0 else 0
     if quick > 0:
+        # the quick tricks are the leader's party's strategy, which need not refuse runs: a
+        # bound of its own, with every run
         if (st[S_PARTY] >> leader) & 1:
             sure_declaring = max(sure_declaring, quick)
             reach |= 1
         else:
             sure_other = max(sure_other, quick)
             reach |= 2
+        low_end, high_end = _end_range(ctx, reach)
+        low = max(low, low_end - spread - roem_other + sure_declaring * weight)
+        high = min(high, high_end + spread + roem_declaring - sure_other * weight)
+    return low, high
+
+
+@hot
+def _end_range(ctx, reach):
+    """(lowest, highest) end bonus of the ``took`` values that include ``reach``."""
     low = INF
     high = -INF
-    for end in range(4):  # the end bonus of every ``took`` this deal can still reach
+    for end in range(4):
         if end & reach == reach:
             low = min(low, ctx[X_END + end])
             high = max(high, ctx[X_END + end])
-    weight = 2 * ctx[X_WEIGHT]
-    return (low - spread - roem_other + sure_declaring * weight,
-            high + spread + roem_declaring - sure_other * weight)
+    return low, high
 
 
 @hot
