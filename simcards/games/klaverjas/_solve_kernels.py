@@ -38,8 +38,9 @@ Techniques:
   every trick, holding two of their cards, `_refusable_runs`), except what the other party
   surely wins: the top trumps one party holds take their tricks (`_sure_trumps`), or the
   leader's party cashes its quick tricks (`_quick_tricks`: its top cards of a suit while the
-  seats that could ruff must follow), and a party sure of a trick cannot be pit. The quick tricks are a strategy's result, so they bound
-  a position's value but not that of a restricted root's cards;
+  seats that could ruff must follow), and a party sure of a trick cannot be pit. The quick
+  tricks and the refused runs are strategies' results, so they bound a position's value but
+  not that of a restricted root's cards;
 - move ordering: the table's best lead first, then the killer card (the last card that cut
   off at the same depth, for leads and the third seat), then cards by a cheap heuristic (beat an
   opponent's winner with the richest card that does, smear the most points on the partner's
@@ -462,20 +463,22 @@ SR_STAMP = 36
 
 @kernel
 def _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, refused):
-    """The run windows of a plain suit (bits as in `_suit_roem_of`: 0..5 of three ranks, 6..10
-    of four) that the party other than ``refused`` (1: the declaring party, 2: the other) can
-    keep from ever falling in one trick, whatever the ``refused`` party does. Each such window
-    holds one card of each of the refusing party's two seats (A and B): the pair of the window.
-    The refusing party keeps every pair out of every trick: of a trick the later of A and B sees
-    the earlier's card, and answers it with any card but its pair; only a hand whose cards of the
-    suit are all that pair's can fail it. A holds a card of the suit the trick needs only when
-    the suit is led (then A follows with one of its own choosing), when A leads (a card of
-    another suit if it has one), or when it may discard (any card). So when the pairs are
-    disjoint (no card in two pairs) the refusal fails only at the end of a line where A and B
-    each hold one card of the suit and the two form a pair; and a trick that takes a card from
-    both while one of them still holds two can always leave a pair-free rest (a card in at most
-    one pair). The windows are all refused, or none: when some card lies in two pairs, or A and
-    B hold a single card of the suit each and the two form a pair."""
+    """The run windows of a plain suit (bits as in `_suit_roem_of`: 0..5 runs of three, 6..10
+    runs of four) that the party other than ``refused`` (1: the declaring party, 2: the other)
+    can keep out of every trick, whatever the refused party plays.
+
+    Such a window holds one card of each of the refusing party's two hands, A and B: the
+    window's pair. The refusing party never lets both cards of a pair into one trick: the later
+    of A and B to play sees the earlier one's card and answers it with another card, which it
+    can unless its only legal card is that pair card (the suit is led and it holds no other
+    card of it, or it holds no other card at all). A and B play cards of this suit only when it
+    is led, when one of them leads it, or when one discards, and each time they choose which
+    (a plain suit has no duty to beat). When no card lies in two pairs they can therefore keep
+    from ever being left with one card of the suit each that form a pair: a trick that takes a
+    card of the suit from each while one of them holds two or more can take them so that what
+    is left holds no pair (each card has at most one partner). So the windows are refused
+    together, unless some card lies in two pairs or A and B are already down to one card of
+    the suit each and those form a pair; then none is."""
     pairs = np.int64(0)  # 4 bits per rank: 1 + the rank of its pair's other card (0: none)
     refuse = np.int64(0)
     for window in range(11):
@@ -563,10 +566,10 @@ def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
     mine_refused = mine
     theirs_refused = theirs
     if kind == 0:
-        refuse_mine = _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, 1)
-        refuse_theirs = _refusable_runs(st, base, byte, party_seats, low_bits, high_bits, open3, open4, 2)
-        mine_refused = RUN_PACKING[q_mine & ~refuse_mine]
-        theirs_refused = RUN_PACKING[q_theirs & ~refuse_theirs]
+        mine_refused = RUN_PACKING[q_mine & ~_refusable_runs(
+            st, base, byte, party_seats, low_bits, high_bits, open3, open4, 1)]
+        theirs_refused = RUN_PACKING[q_theirs & ~_refusable_runs(
+            st, base, byte, party_seats, low_bits, high_bits, open3, open4, 2)]
     stuk = trump_kind_stuk
     if stuk != 0 and cards & stuk == stuk and _one_each(st, stuk):
         roem_bits |= (stuk >> base) & 0xFF
@@ -581,8 +584,8 @@ def _suit_roem_of(st, base, byte, kind, trump_kind_stuk):
         theirs += STUK_VALUE if who & 2 else 0
         mine_refused += STUK_VALUE if who & 1 else 0
         theirs_refused += STUK_VALUE if who & 2 else 0
-    return (roem_bits | (mine << SR_MINE) | (theirs << SR_THEIRS) | (mine_refused << SR_MINE_REFUSED)
-            | (theirs_refused << SR_THEIRS_REFUSED))
+    return (roem_bits | (mine << SR_MINE) | (theirs << SR_THEIRS)
+            | (mine_refused << SR_MINE_REFUSED) | (theirs_refused << SR_THEIRS_REFUSED))
 
 
 @hot
