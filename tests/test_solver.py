@@ -233,6 +233,33 @@ def test_each_partys_roem_bound_holds_the_true_value(name, trump, seed, planted,
         assert low <= future <= high
 
 
+def both_took_position(trump, cards_left):
+    """(game, solver, state, deal, end_bonus, st_): a Rotterdam position at ``cards_left``
+    cards, table roem on, both parties having taken tricks, the solver set up for its trump;
+    the hands are the caller's to plant (`bound_and_future`)."""
+    name = "klaverjas-rotterdam"
+    seed = next(s for s in range(100)
+                if min(random_position(name, True, trump, s, cards_left)[3].tricks) > 0)
+    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, cards_left)
+    solver._prepare(state)
+    SK._set_order(solver.ctx, game.tables, trump)
+    return game, solver, state, deal, end_bonus, np.array(state._st)
+
+
+def bound_and_future(game, solver, deal, st_, hands, leader, end_bonus):
+    """(low, high, future): the trick-boundary bounds of ``hands`` (written into ``st_``) with
+    ``leader`` to lead, and the true future margin by brute force."""
+    for seat in range(4):
+        st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
+    future = NS._value(deal, [frozenset(h) for h in hands], [], leader, deal.points, deal.roem,
+                       deal.tricks, deal.n_tricks, end_bonus)
+    future -= SK.played_margin(st_, game.tables, solver.ctx)
+    remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
+    SK.begin_solve(solver.ctx, solver.tt, solver.frames)
+    low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
+    return low, high, future
+
+
 def test_each_partys_roem_bound_golden():
     """The last trick (forced) of Rotterdam, hearts trump, both parties having taken tricks: the
     roem falls to the party that takes it, and its bound must count it for that party: a run of
@@ -240,27 +267,15 @@ def test_each_partys_roem_bound_golden():
     to the fourth seat's ruff, stuk to a stronger trump than the king (KH and QH of both
     parties, JH with the queen's partner), four jacks to the trump jack, a run of four to its
     strongest card."""
-    name, trump = "klaverjas-rotterdam", 2
-    seed = next(s for s in range(100)
-                if min(random_position(name, True, trump, s, 4)[3].tricks) > 0)
-    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, 4)
-    solver._prepare(state)
-    SK._set_order(solver.ctx, game.tables, trump)
-    st_ = np.array(state._st)
+    game, solver, state, deal, end_bonus, st_ = both_took_position(2, 4)
     team = state.declarer % 2
     for codes in (["7H", "8H", "9H", "JH"], ["7H", "7S", "8S", "9S"], ["QH", "KH", "JH", "7S"],
                   ["JC", "JD", "JH", "JS"], ["7S", "8S", "9S", "10S"], ["7C", "QH", "JH", "KH"]):
         for turn in range(4):
             hands = [{NK.card(codes[(seat + turn) % 4])} for seat in range(4)]
-            for seat in range(4):
-                st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
             for leader in range(4):
-                future = NS._value(deal, [frozenset(h) for h in hands], [], leader, deal.points,
-                                   deal.roem, deal.tricks, deal.n_tricks, end_bonus)
-                future -= SK.played_margin(st_, game.tables, solver.ctx)
-                remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
-                SK.begin_solve(solver.ctx, solver.tt, solver.frames)
-                low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
+                low, high, future = bound_and_future(game, solver, deal, st_, hands, leader,
+                                                     end_bonus)
                 assert low <= future <= high, (codes, turn, leader, team)
 
 
@@ -352,33 +367,22 @@ def test_runs_that_cannot_be_refused_keep_their_credit(case, refused_team):
     every trick and the run: its bound must still count the run. A version that refuses runs
     without the checks (one card of the suit in each refusing hand, no card in two pairs, two
     cards of the refusing party in the run) fails here."""
-    name, trump = "klaverjas-rotterdam", 3
-    seed = next(s for s in range(100)
-                if min(random_position(name, True, trump, s, 8)[3].tricks) > 0)
-    game, solver, state, deal, end_bonus = random_position(name, True, trump, seed, 8)
-    solver._prepare(state)
-    SK._set_order(solver.ctx, game.tables, trump)
-    st_ = np.array(state._st)
+    trump = 3
+    game, solver, state, deal, end_bonus, st_ = both_took_position(trump, 8)
     team = state.declarer % 2 if refused_team == "declaring" else 1 - state.declarer % 2
     seats = {"H": team, "A": (team + 1) % 4, "F": (team + 2) % 4, "B": (team + 3) % 4}
     roles, leader_role = FORCED_RUNS[case]
     hands = [set() for _ in range(4)]
     for role, codes in roles.items():
         hands[seats[role]] = {NK.card(code) for code in codes}
-    for seat in range(4):
-        st_[SK.S_HAND + seat] = NK.cards_mask(hands[seat])
-    leader = seats[leader_role]
-    future = NS._value(deal, [frozenset(h) for h in hands], [], leader, deal.points, deal.roem,
-                       deal.tricks, deal.n_tricks, end_bonus)
-    future -= SK.played_margin(st_, game.tables, solver.ctx)
-    remaining = np.int64(sum(NK.cards_mask(h) for h in hands))
-    SK.begin_solve(solver.ctx, solver.tt, solver.frames)
-    low, high = SK._future_bound(st_, game.tables, solver.ctx, remaining, 3, leader)
+    low, high, future = bound_and_future(game, solver, deal, st_, hands, seats[leader_role],
+                                         end_bonus)
     assert low <= future <= high
     # the run is what makes the bound tight: H's party takes every point and the run
     points_left = sum(NK.points(c, trump) for h in hands for c in h) + 10
     sign = 1 if refused_team == "declaring" else -1
     assert future == sign * (points_left + 20)
+
 
 @settings(max_examples=200)
 @given(st.sampled_from(RULESETS[:2]), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
