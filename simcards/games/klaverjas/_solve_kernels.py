@@ -227,7 +227,7 @@ def begin_solve(ctx, tt, F):
     """A new generation stamp (wipes the table when the stamp runs out) and no killer cards:
     a solve's search depends on its position only, not on the solves before it."""
     for depth in range(MAX_DEPTH):
-        F[depth * F_WIDTH + F_KILLER] = 0
+        F[np.uint64(depth) * FRAME + F_KILLER] = 0
     ctx[X_GEN] += 1
     if ctx[X_GEN] >= (np.int64(1) << 26):
         tt[:] = 0
@@ -304,7 +304,7 @@ def _append_ordered(F, at, k, cards, ctx, highest):
         else:
             place = lowest_bit_index(places)
         places &= ~(np.int64(1) << place)
-        F[at + F_MOVES + k] = ctx[table + 32 + place]
+        F[at + F_MOVES + np.uint64(k)] = ctx[table + 32 + place]
         k += 1
     return k
 
@@ -973,13 +973,19 @@ def _two_tricks(st, T, ctx, leader, took):
 
 
 # ---- the search frames: one row of F_WIDTH slots per card played below the root (Numba's
-# cache cannot hold a recursive function, so the search keeps its own stack)
+# cache cannot hold a recursive function, so the search keeps its own stack). A frame's start
+# ``at`` and its slot offsets are unsigned: Numba adds a check for a negative index to every
+# access with a signed one, and the frame accesses are most of the search's work (unsigned
+# indices measured 9-13% faster). Cast a signed count with ``np.uint64`` before adding it:
+# uint64 plus int64 is a float64 in Numba.
 (F_LEADER, F_N, F_LED, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_TOOK, F_ALPHA, F_BETA,
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_HAND, F_SEAT, F_MAX, F_TRIED,
- F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2, F_KEY3) = range(27)
-F_MOVES = 27  # 8 slots: the cards to try, in order
-F_KILLER = 35  # 1 + the card that last cut off at this depth (0: none), kept across siblings
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2, F_KEY3) = (np.uint64(i) for i in range(27))
+F_MOVES = np.uint64(27)  # 8 slots: the cards to try, in order
+F_KILLER = np.uint64(35)  # 1 + the card that last cut off at this depth (0: none), kept across siblings
 F_WIDTH = 36
+FRAME = np.uint64(F_WIDTH)
+ROOT = np.uint64(0)  # the root's frame
 MAX_DEPTH = 33
 
 
@@ -1007,7 +1013,7 @@ def _order_moves(F, at, legal, tt_move, st, T, ctx, n, best, win_pos, leader, pa
     # seats do better by the heuristic alone)
     killer = F[at + F_KILLER] - 1
     if (n == 0 or n == 2) and killer >= 0 and (rest_all >> killer) & 1:
-        F[at + F_MOVES + k] = killer
+        F[at + F_MOVES + np.uint64(k)] = killer
         k += 1
         rest_all &= ~(np.int64(1) << killer)
     # the last card of a trick that would make table roem: first when the mover's party takes
@@ -1402,17 +1408,17 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
     party = st[S_PARTY]
     weight = ctx[X_WEIGHT]
     roem_on = ctx[X_ROEM] != 0
-    _set_position(F, 0, leader, n, led, best, win_pos, trick_mask, trick_points, took, alpha, beta)
-    settled, value = _enter(st, T, ctx, tt, F, 0, only)
+    _set_position(F, ROOT, leader, n, led, best, win_pos, trick_mask, trick_points, took, alpha, beta)
+    settled, value = _enter(st, T, ctx, tt, F, ROOT, only)
     if settled:
         return value
     depth = 0
     while True:
-        at = depth * F_WIDTH
+        at = np.uint64(depth) * FRAME
         # the next card of this frame, skipping cards equivalent to one already tried
         card = -1
         while F[at + F_NEXT] < F[at + F_N_MOVES]:
-            candidate = F[at + F_MOVES + F[at + F_NEXT]]
+            candidate = F[at + F_MOVES + np.uint64(F[at + F_NEXT])]
             F[at + F_NEXT] += 1
             tried = F[at + F_TRIED]
             F[at + F_TRIED] = tried | (np.int64(1) << candidate)
@@ -1426,7 +1432,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
             if depth == 0:
                 return result
             depth -= 1
-            at = depth * F_WIDTH
+            at = np.uint64(depth) * FRAME
             result += F[at + F_GAIN]
         else:
             seat = F[at + F_SEAT]
@@ -1448,7 +1454,7 @@ def search(st, T, ctx, tt, F, leader, n, led, best, win_pos, trick_mask, trick_p
                 node_best = card
                 node_pos = node_n
             F[at + F_CARD] = card
-            child = at + F_WIDTH
+            child = at + FRAME
             if node_n == 3:
                 winner = (node_leader + node_pos) & 3
                 gain = points * weight
