@@ -100,12 +100,16 @@ TT_WIDTH = 6
 assert TT_WIDTH == _klaverjas_search.TT_WIDTH
 NO_MOVE = 63
 
-# ---- the search frames: one row per card played below the root
+# ---- the search frames: one row per card played below the root. Frame starts and slot
+# offsets are unsigned, as in the Klaverjassen search (there the reason is written down): a
+# signed count needs ``np.uint64`` before it is added
 (F_LEADER, F_N, F_LED_SUIT, F_BEST, F_WIN_POS, F_TRICK_MASK, F_TRICK_POINTS, F_ALPHA, F_BETA,
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_SEAT, F_HAND, F_MAX, F_TRIED,
- F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = range(25)
-F_MOVES = 25  # 10 slots: the cards to try, in order
-F_WIDTH = F_MOVES + 10
+ F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = (np.uint64(i) for i in range(25))
+F_MOVES = np.uint64(25)  # 10 slots: the cards to try, in order
+F_WIDTH = 25 + 10
+FRAME = np.uint64(F_WIDTH)
+ROOT = np.uint64(0)  # the root's frame
 MAX_DEPTH = 3 * N_TRICKS + 1
 
 
@@ -559,13 +563,13 @@ def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
             score = -64 * points - rank
         code = (score << 8) | card  # sorts by score, the card in the low byte
         i = k
-        while i > start and F[at + F_MOVES + i - 1] < code:  # insertion, highest first
-            F[at + F_MOVES + i] = F[at + F_MOVES + i - 1]
+        while i > start and F[at + F_MOVES + np.uint64(i - 1)] < code:  # insertion, highest first
+            F[at + F_MOVES + np.uint64(i)] = F[at + F_MOVES + np.uint64(i - 1)]
             i -= 1
-        F[at + F_MOVES + i] = code
+        F[at + F_MOVES + np.uint64(i)] = code
         k += 1
     for i in range(start, k):
-        F[at + F_MOVES + i] &= 0xFF
+        F[at + F_MOVES + np.uint64(i)] &= 0xFF
     return k
 
 
@@ -721,15 +725,15 @@ def search(ctx, tt, T, F, alpha, beta, only):
     F[F_BETA] = beta
     F[F_ALPHA0] = alpha
     F[F_BETA0] = beta
-    settled, value = _enter(ctx, tt, T, F, 0, only)
+    settled, value = _enter(ctx, tt, T, F, ROOT, only)
     if settled:
         return value
     depth = 0
     while True:
-        at = depth * F_WIDTH
+        at = np.uint64(depth) * FRAME
         card = -1
         while F[at + F_NEXT] < F[at + F_N_MOVES]:  # the next card not equivalent to a tried one
-            candidate = F[at + F_MOVES + F[at + F_NEXT]]
+            candidate = F[at + F_MOVES + np.uint64(F[at + F_NEXT])]
             F[at + F_NEXT] += 1
             tried = F[at + F_TRIED]
             F[at + F_TRIED] = tried | (np.int64(1) << candidate)
@@ -742,7 +746,7 @@ def search(ctx, tt, T, F, alpha, beta, only):
             if depth == 0:
                 return result
             depth -= 1
-            at = depth * F_WIDTH
+            at = np.uint64(depth) * FRAME
             result += F[at + F_GAIN]
         else:
             seat = F[at + F_SEAT]
@@ -762,7 +766,7 @@ def search(ctx, tt, T, F, alpha, beta, only):
                 best = card
                 win_pos = n
             F[at + F_CARD] = card
-            child = at + F_WIDTH
+            child = at + FRAME
             if n == N_SEATS - 1:
                 winner = leader + win_pos
                 if winner >= N_SEATS:
@@ -814,7 +818,7 @@ def set_root(st, T, ctx, F):
     led_suit = eff_suit(T, contract, st[S_TRICK]) if n > 0 else 0
     win_pos = st[S_WIN_POS] if n > 0 else 0
     best = st[S_TRICK + win_pos] if n > 0 else 0
-    _set_position(F, 0, st[S_LEADER], n, led_suit, best, win_pos, trick_mask, trick_points, 0, 0)
+    _set_position(F, ROOT, st[S_LEADER], n, led_suit, best, win_pos, trick_mask, trick_points, 0, 0)
 
 
 @kernel
