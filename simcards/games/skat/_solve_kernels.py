@@ -107,7 +107,7 @@ NO_MOVE = 63
  F_ALPHA0, F_BETA0, F_VALUE, F_BEST_CARD, F_SLOT, F_KEY, F_SEAT, F_HAND, F_MAX, F_TRIED,
  F_N_MOVES, F_NEXT, F_GAIN, F_CARD, F_OTHERS, F_KEY2) = (np.uint64(i) for i in range(25))
 F_MOVES = np.uint64(25)  # 10 slots: the cards to try, in order
-F_WIDTH = 25 + 10
+F_WIDTH = int(F_MOVES) + 10
 FRAME = np.uint64(F_WIDTH)
 ROOT = np.uint64(0)  # the root's frame
 MAX_DEPTH = 3 * N_TRICKS + 1
