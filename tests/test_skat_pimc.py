@@ -300,3 +300,38 @@ def test_pimc_keeps_the_heuristic_contract():
 def test_bad_samples_are_refused_with_the_allowed_range(value):
     with pytest.raises(UserError, match=r"params\.samples = .* whole number from 1 to 1000"):
         GAME.resolve_bots([{"kind": "pimc", "params": {"samples": value}}] * 3)
+
+
+def test_a_pimc_run_reports_its_duplicate_result(tmp_path):
+    """A run with pimc at seat 1: the report's "Pimc in duplicate" section replays the same
+    deals with the heuristic there and gives the differences in words and as a table."""
+    from simcards.cli import main
+
+    cfg = tmp_path / "pimc.toml"
+    cfg.write_text(f'name = "pimc"\nruleset = "skat"\ndeals = 6\nseed = 2\nworkers = 1\n'
+                   f'output = "{tmp_path / "results"}"\n'
+                   '[[bots]]\nkind = "heuristic"\n'
+                   '[[bots]]\nkind = "pimc"\nparams = { samples = 1 }\n'
+                   '[[bots]]\nkind = "heuristic"\n')
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    assert main(["report", str(tmp_path / "results" / "pimc"), "--out", str(tmp_path / "r")]) == 0
+    md = (tmp_path / "r" / "pimc" / "report.md").read_text()
+    section = md[md.index("## Pimc in duplicate"):]
+    assert "- With pimc at seat 1, the seat scores" in section and "(6 deals, 95% interval)" in section
+    assert "its games as declarer: its score" in section
+
+
+def test_duplicate_differences_by_role():
+    import polars as pl
+
+    from simcards.games.skat.stats import duplicate_differences
+
+    both = pl.DataFrame({"deal_index": [0, 1, 2, 3], "declarer": [0, 1, 2, -1],
+                         "score_0": [40, 0, 0, 0], "score_1": [0, -60, 0, 0],
+                         "score_2": [0, 0, 24, 0],
+                         "score_0_heuristic": [-80, 0, 0, 0], "score_1_heuristic": [0, 30, 0, 0],
+                         "score_2_heuristic": [0, 0, 24, 0]})
+    table = {row["deals"].split(":")[0]: row for row in duplicate_differences(both, 0).iter_rows(named=True)}
+    assert table["every deal"]["n"] == 4 and table["every deal"]["mean_difference"] == 30
+    assert table["its games as declarer"]["n"] == 1 and table["its games as declarer"]["mean_difference"] == 120
+    assert table["its games as defender"]["n"] == 2 and table["its games as defender"]["mean_difference"] == 45

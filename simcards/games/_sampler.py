@@ -129,6 +129,16 @@ def deal_receivers(sampler, room, a, b, rng):
 
 
 @kernel
+def work_size(kinds, search_kind, size):
+    """Length of the work array a simulation with these bot kinds needs: ``size`` when a seat
+    is of ``search_kind`` (a pimc bot's scratch), else 1."""
+    for k in range(kinds.shape[0]):
+        if kinds[k] == search_kind:
+            return size
+    return 1
+
+
+@kernel
 def seat_stream(rng, seat, played):
     """Switch ``rng`` (a one-slot uint64 array) to the stream of ``seat`` deciding after the
     cards ``played``; returns the shared stream's state, to be put back when the decision ends."""

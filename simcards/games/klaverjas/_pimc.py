@@ -53,6 +53,7 @@ from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the
     prepare_counts,
     sampler_size,
     seat_stream,
+    work_size,
 )
 
 PIMC_TT_BITS = 15
@@ -134,10 +135,7 @@ PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
 @kernel
 def pimc_work_size(kinds):
     """Length of the work array a simulation with these bot kinds needs (1 without pimc)."""
-    for k in range(kinds.shape[0]):
-        if kinds[k] == PIMC_KIND:
-            return WORK_SIZE
-    return 1
+    return work_size(kinds, PIMC_KIND, WORK_SIZE)
 
 
 @kernel

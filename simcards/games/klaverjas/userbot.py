@@ -14,7 +14,6 @@ passed).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simcards.cards import DECK32, nth_bit_index, popcount

@@ -55,8 +55,9 @@ from simcards.games._sampler import (
     prepare_counts,
     sampler_size,
     seat_stream,
+    work_size,
 )
-from simcards.games._state import S_HAND, S_PLAYED, S_TRICK_NO, S_VOIDS
+from simcards.games._state import S_HAND, S_PLAYED, S_TRICK_NO
 from simcards.games.skat import bots as sbots  # (bots.py imports this module: kernels reach
 # its heuristic at compile time, when both are loaded)
 from simcards.games.skat._kernels import (
@@ -94,7 +95,7 @@ from simcards.games.skat._solve_kernels import (
     at_least,
     start_solve,
 )
-from simcards.games.skat.rules import N_TRICKS, NULL, R_SCORING, SCORING_SEEGER, T_RULES, T_SUIT_MASKS
+from simcards.games.skat.rules import N_TRICKS, NULL, R_SCORING, SCORING_SEEGER, T_RULES
 
 PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
 PIMC_TT_BITS = 16
@@ -134,25 +135,10 @@ WORK_SIZE = W_SCORE + N_CLASSES
 @kernel
 def pimc_work_size(kinds):
     """Length of the work array a simulation with these bot kinds needs (1 without pimc)."""
-    for k in range(kinds.shape[0]):
-        if kinds[k] == PIMC_KIND:
-            return WORK_SIZE
-    return 1
+    return work_size(kinds, PIMC_KIND, WORK_SIZE)
 
 
 # ---------------------------------------------------------------- the samples
-
-
-@kernel
-def _void_cards(st, seat, T):
-    """The cards ``seat`` has shown it cannot hold: every effective suit it is void in."""
-    voids = st[S_VOIDS + seat]
-    contract = st[S_CONTRACT]
-    out = np.int64(0)
-    for s in range(5):
-        if voids >> s & 1:
-            out |= T[T_SUIT_MASKS + contract * 5 + s]
-    return out
 
 
 @kernel
@@ -182,8 +168,8 @@ def prepare_sampler(st, seat, T, sampler):
         known |= st[S_HAND + r1]
     if not skat_hidden:
         known |= st[S_SKAT]
-    may0 = ~_void_cards(st, r0, T) if hidden0 else np.int64(0)
-    may1 = ~_void_cards(st, r1, T) if hidden1 else np.int64(0)
+    may0 = ~sbots._void_cards(st, r0, T, st[S_CONTRACT]) if hidden0 else np.int64(0)
+    may1 = ~sbots._void_cards(st, r1, T, st[S_CONTRACT]) if hidden1 else np.int64(0)
     m = 0
     rest = FULL32 & ~known
     while rest:
