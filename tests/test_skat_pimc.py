@@ -317,7 +317,7 @@ def test_a_pimc_run_reports_its_duplicate_result(tmp_path):
     assert main(["report", str(tmp_path / "results" / "pimc"), "--out", str(tmp_path / "r")]) == 0
     md = (tmp_path / "r" / "pimc" / "report.md").read_text()
     section = md[md.index("## Pimc in duplicate"):]
-    assert "- With pimc at seat 1, the seat scores" in section and "(6 deals, 95% interval)" in section
+    assert "- With pimc at seat 1, the seat's margin" in section and "(6 deals, 95% interval)" in section
     assert "its games as declarer: its score" in section
 
 
@@ -332,6 +332,7 @@ def test_duplicate_differences_by_role():
                          "score_0_heuristic": [-80, 0, 0, 0], "score_1_heuristic": [0, 30, 0, 0],
                          "score_2_heuristic": [0, 0, 24, 0]})
     table = {row["deals"].split(":")[0]: row for row in duplicate_differences(both, 0).iter_rows(named=True)}
-    assert table["every deal"]["n"] == 4 and table["every deal"]["mean_difference"] == 30
+    # margins, pimc minus heuristic: +120 (declarer), +45 (half of -60 - 30), 0, 0
+    assert table["every deal"]["n"] == 4 and table["every deal"]["mean_difference"] == 165 / 4
     assert table["its games as declarer"]["n"] == 1 and table["its games as declarer"]["mean_difference"] == 120
     assert table["its games as defender"]["n"] == 2 and table["its games as defender"]["mean_difference"] == 45

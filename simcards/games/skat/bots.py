@@ -107,7 +107,7 @@ PARAMS = (
     ("kontra_trumps", 5.0, "Kontra option: a defender says Kontra holding this many trumps"),
     ("re_threshold", 0.9, "Kontra option: the declarer says Re when his estimate reaches this"),
     # the pimc bot (_pimc.py)
-    ("samples", 12.0, "pimc: deals of the unseen cards sampled and searched at each card "
+    ("samples", 6.0, "pimc: deals of the unseen cards sampled and searched at each card "
                       "decision (a whole number, 1 to 1000)"),
 )
 N_PARAMS = len(PARAMS)

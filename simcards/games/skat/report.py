@@ -240,8 +240,8 @@ def pimc_answer(seat: int, table: pl.DataFrame, scoring: str) -> str:
             else "no difference shown at this size")
     role = {key: f"{fmt.interval(r['mean_difference'], r['lo'], r['hi'], signed=True)} over "
                  f"{fmt.count(r['n'])} games" for key, r in rows.items()}
-    return (f"With pimc at seat {seat}, the seat scores "
-            f"{fmt.interval(every['mean_difference'], every['lo'], every['hi'], signed=True)} "
+    return (f"With pimc at seat {seat}, the seat's margin (its score minus the mean of the "
+            f"other two seats') is {fmt.interval(every['mean_difference'], every['lo'], every['hi'], signed=True)} "
             f"{scoring} points a deal against the heuristic bot there on the same deals "
             f"({fmt.count(every['n'])} deals, 95% interval): {word}. As declarer its own score "
             f"changes by {role['its games as declarer']}; as defender it keeps "

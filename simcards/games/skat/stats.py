@@ -314,12 +314,20 @@ def _declarer_score(suffix: str = "") -> pl.Expr:
 def duplicate_differences(both: pl.DataFrame, seat: int) -> pl.DataFrame:
     """Per deal, the pimc run minus the heuristic replay (``both``: deal_index, declarer and
     score_0..2 of the pimc run, the replay's with the suffix ``_heuristic``; the same contracts
-    in both): over every deal the pimc seat's score; in the games it declares, its score; in
-    the games it defends, the declarer's score negated (what the seat kept from him). Each with
-    its count, mean, standard error and 95% interval."""
+    in both): over every deal the pimc seat's margin, its score minus the mean of the other two
+    seats' (in list scoring a defender scores nothing, so its margin counts what the declarer
+    makes against it); in the games it declares, its score; in the games it defends, the
+    declarer's score negated (what the seat kept from him). Each with its count, mean,
+    standard error and 95% interval."""
+    others = [s for s in range(3) if s != seat]
+
+    def margin(suffix: str) -> pl.Expr:
+        return (pl.col(f"score_{seat}{suffix}").cast(pl.Float64)
+                - (pl.col(f"score_{others[0]}{suffix}") + pl.col(f"score_{others[1]}{suffix}")) / 2)
+
     seat_gain = pl.col(f"score_{seat}").cast(pl.Float64) - pl.col(f"score_{seat}_heuristic")
     kept = (_declarer_score("_heuristic").cast(pl.Float64) - _declarer_score()).alias("d")
-    parts = {"every deal: the seat's score": both.select(seat_gain.alias("d")),
+    parts = {"every deal: the seat's margin": both.select((margin("") - margin("_heuristic")).alias("d")),
              "its games as declarer: its score": both.filter(pl.col("declarer") == seat)
              .select(seat_gain.alias("d")),
              "its games as defender: the declarer's score, negated": both.filter(
