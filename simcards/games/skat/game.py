@@ -113,7 +113,7 @@ class SkatGame(Game):
         """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""
         from simcards.games.skat.solve import bench
 
-        return bench(self, deals=20 if quick else 80, pimc_deals=5 if quick else 30)
+        return bench(self, deals=20 if quick else 80, pimc_deals=5 if quick else 60)
 
     def comparison_game(self):
         # the report's random-play and duplicate runs need no perfect-play columns

@@ -238,14 +238,15 @@ def pimc_answer(seat: int, table: pl.DataFrame, scoring: str) -> str:
     every = rows["every deal"]
     word = ("better" if every["lo"] > 0 else "worse" if every["hi"] < 0
             else "no difference shown at this size")
-    role = {key: f"{fmt.interval(r['mean_difference'], r['lo'], r['hi'], signed=True)} over "
-                 f"{fmt.count(r['n'])} games" for key, r in rows.items()}
+    role = {key: (fmt.interval(r["mean_difference"], r["lo"], r["hi"], signed=True), fmt.count(r["n"]))
+            for key, r in rows.items()}
+    declaring, defending = role["its games as declarer"], role["its games as defender"]
     return (f"With pimc at seat {seat}, the seat's margin (its score minus the mean of the "
             f"other two seats') is {fmt.interval(every['mean_difference'], every['lo'], every['hi'], signed=True)} "
             f"{scoring} points a deal against the heuristic bot there on the same deals "
             f"({fmt.count(every['n'])} deals, 95% interval): {word}. As declarer its own score "
-            f"changes by {role['its games as declarer']}; as defender it keeps "
-            f"{role['its games as defender']} more points a game from the declarer.")
+            f"changes by {declaring[0]} a game ({declaring[1]} games); as defender it keeps "
+            f"{defending[0]} more points a game from the declarer ({defending[1]} games).")
 
 
 def pimc_section(game, run) -> Section | None:
