@@ -217,6 +217,16 @@ def test_card_values_where_the_cards_differ():
 # ---------------------------------------------------------------- golden positions
 
 
+def grand_played(hands: str, skat: str, cards: str):
+    """A Grand seat 0 declares after picking up ``skat`` and laying it away again (dealer 2, so
+    seat 0 leads), played through ``cards``; hands and cards as codes, seats split by "|"."""
+    state = GAME.deal([h.split() for h in hands.split("|")], skat.split(), dealer=2, declarer=0,
+                      contract="grand", discard=skat.split())
+    for code in cards.split():
+        state.play(code)
+    return state
+
+
 def ruff_for_the_game_as_declarer():
     """Grand, seat 0 declares with 58 points (the 14 of his discard KH 10S included) after
     eight tricks. Seat 1 leads QS, seat 2 follows 7S; seat 0, void in spades, holds JD (the
@@ -224,14 +234,10 @@ def ruff_for_the_game_as_declarer():
     throwing 7H leaves 58 + JD's last trick, 60: lost. The defenders' last two cards (7D, 8D)
     are all the declarer cannot see, and either way round the answer is the same. The
     heuristic (contest a trick worth 4 points or more) throws 7H."""
-    hands = ["10C 10D 7H 8H AH JC JD JH JS KS".split(), "10H 7C 7D 9C 9H AC AD KC QC QS".split(),
-             "7S 8C 8D 8S 9D 9S AS KD QD QH".split()]
-    state = GAME.deal(hands, ["KH", "10S"], dealer=2, declarer=0, contract="grand",
-                      discard=["KH", "10S"])
-    for code in ("10C QC 8C 10D AD 9D AC 8S KS KC QD JS JH 7C KD JC 9C 9S AH 9H QH 8H 10H AS "
-                 "QS 7S").split():
-        state.play(code)
-    return state
+    return grand_played("10C 10D 7H 8H AH JC JD JH JS KS | 10H 7C 7D 9C 9H AC AD KC QC QS | "
+                        "7S 8C 8D 8S 9D 9S AS KD QD QH", "KH 10S",
+                        "10C QC 8C 10D AD 9D AC 8S KS KC QD JS JH 7C KD JC 9C 9S AH 9H QH 8H "
+                        "10H AS QS 7S")
 
 
 def ruff_for_the_game_as_defender():
@@ -239,14 +245,10 @@ def ruff_for_the_game_as_defender():
     points after eight tricks; seat 1 follows 7S; seat 2, void in spades, holds JD and 7H.
     Ruffing keeps the declarer at 58: lost; throwing 7H gives him 61: won. The four cards seat
     2 cannot see (7C, 7D, 8C, 8D) score nothing wherever they lie. The heuristic throws 7H."""
-    hands = ["10C 7C 9S AC JS KH QC QD QH QS".split(), "10D 10H 7D 7S AD AH AS KC KD KS".split(),
-             "10S 7H 8H 8S 9C 9D 9H JC JD JH".split()]
-    state = GAME.deal(hands, ["8C", "8D"], dealer=2, declarer=0, contract="grand",
-                      discard=["8C", "8D"])
-    for code in ("QD KD 9D AS 10S 9S 10H 9H QH AD JC QC 9C 10C KC JS KS JH AC AH 8S KH 10D 8H "
-                 "QS 7S").split():
-        state.play(code)
-    return state
+    return grand_played("10C 7C 9S AC JS KH QC QD QH QS | 10D 10H 7D 7S AD AH AS KC KD KS | "
+                        "10S 7H 8H 8S 9C 9D 9H JC JD JH", "8C 8D",
+                        "QD KD 9D AS 10S 9S 10H 9H QH AD JC QC 9C 10C KC JS KS JH AC AH 8S KH "
+                        "10D 8H QS 7S")
 
 
 @pytest.mark.parametrize("position, seat", [(ruff_for_the_game_as_declarer, 0),
@@ -259,6 +261,27 @@ def test_pimc_ruffs_for_the_game_where_the_heuristic_throws_a_card(position, sea
     assert state.suggest("heuristic") == "7H"
     for samples in (1, 3):
         assert state.suggest("pimc", {"samples": samples}) == "JD"
+
+
+def test_null_declarer_ducks_under_the_trick():
+    """Null (value 23), seat 0 declares, two tricks left: seat 1 leads 9H, seat 2 covers with
+    JH; the declarer holds 8H and QH, every other heart is gone. QH takes the trick (lost,
+    -46); 8H ducks, and QH is then thrown on the last trick's other suit (won, +23), whichever
+    way the two cards he cannot see lie."""
+    state = GAME.deal([h.split() for h in ("7H 8C 8H 9C 9S AC AH KC QD QH",
+                                           "10H 10S 7C 9D 9H AS JC JD KS QC",
+                                           "10C 7D 7S 8D AD JH JS KD KH QS")],
+                      ["10D", "8S"], dealer=0, declarer=0, contract="null", discard=["10D", "8S"])
+    for code in ("10H KH 7H AD QD JD KD 9S 9D 7D 8C 7C 7S KC KS 10S JS AH 8D AC QC QS 9C AS "
+                 "9H JH").split():
+        state.play(code)
+    assert state.to_move == 0 and sorted(state.legal_moves()) == ["8H", "QH"]
+    work = np.zeros(P.WORK_SIZE, dtype=np.int64)
+    P.pimc_totals(0, np.int64(state.legal_mask()), state._st, GAME.tables, 4,
+                  stream_state(2, 0, 9), work)
+    assert int(work[P.W_TOTALS + GAME.deck.card_id("8H")]) == 4 * 23
+    assert int(work[P.W_TOTALS + GAME.deck.card_id("QH")]) == 4 * -46
+    assert state.suggest("pimc", {"samples": 1}) == "8H"
 
 
 def test_where_every_card_ties_pimc_plays_the_heuristics_card():
