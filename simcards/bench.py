@@ -216,16 +216,18 @@ def main(argv: list[str] | None = None) -> int:
             if "solver" not in result:
                 say("\nDouble-dummy solver (full deal from the start of play, one core) and search bot")
             row = result.setdefault("solver", {})[ruleset] = game.perfect_play_bench(args.quick)
-            # the targets are issue 14's, for Klaverjassen and Kraken (the games with pimc)
-            searched = "pimc_deals_per_s" in row
-            target = "; target median 2 ms" if searched else ""
+            # targets a game's bench names (issue 14's, for Klaverjassen and Kraken)
+            target = (f"; target median {row['solve_target_ms']:g} ms"
+                      if "solve_target_ms" in row else "")
             best_of = f", each the fastest of {row['repeats']} runs" if row.get("repeats", 1) > 1 else ""
             line = (f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
                     f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals{best_of}{target}), "
                     f"{row['positions_per_s']:,} positions/s")
-            if searched:  # a game without a search bot reports the solver only
+            if "pimc_deals_per_s" in row:  # a game without a search bot reports the solver only
+                pimc_target = (f" (target {row['pimc_target_deals_per_s']:g})"
+                               if "pimc_target_deals_per_s" in row else "")
                 line += (f"; pimc ({row['pimc_samples']} samples, one seat) "
-                         f"{row['pimc_deals_per_s']:.2f} deals/s (target 5)")
+                         f"{row['pimc_deals_per_s']:.2f} deals/s{pimc_target}")
             say(line)
 
     if not args.no_e2e and args.config.exists():

@@ -27,11 +27,13 @@ STANDARD_KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
 
 @dataclass(frozen=True)
 class BotFamily:
-    """The bots of one game: kind names -> kernel ids, and the parameter row (name, default,
-    meaning) every seat carries."""
+    """The bots of one game: kind names -> kernel ids, the parameter row (name, default,
+    meaning) every seat carries, and the parameters that count something (name, lowest,
+    highest): those take only whole numbers in that range."""
 
     kinds: dict[str, int]
     params: tuple[tuple[str, float, str], ...]
+    counts: tuple[tuple[str, int, int], ...] = ()
 
     def defaults(self) -> np.ndarray:
         return np.array([p[1] for p in self.params], dtype=np.float64)
@@ -96,6 +98,11 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
                                  "a known parameter: " + ", ".join(family.param_names)))
             elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 problems.append((f"{path}.params.{name}", value, "a finite number"))
+            else:
+                for count, low, high in family.counts:
+                    if name == count and (value != int(value) or not low <= value <= high):
+                        problems.append((f"{path}.params.{name}", value,
+                                         f"a whole number from {low} to {high}"))
     return problems
 
 

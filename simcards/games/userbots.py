@@ -643,6 +643,39 @@ def hooked_play(inner, build: Build, scratch: bool = False):
     return rebuild(_hooked_play_scratch if scratch else _hooked_play, build, inner_play=inner)
 
 
+def with_scratch(chain, builtin_card, search_kind: int):
+    """The table's card choice in the signature of a batch loop whose ``play_out`` takes a
+    scratch array: seats of the game's search bot (``search_kind``: pimc) use the loop's scratch
+    and ``builtin_card`` (the game's card choice), every other kind the user bots' ``chain``."""
+    @njit(forceinline=True)
+    def choose(kind, legal, st, T, params, rng, work):
+        if kind == search_kind:
+            return builtin_card(kind, legal, st, T, params, rng, work)
+        return chain(kind, legal, st, T, params, rng)
+
+    return choose
+
+
+def scratch_play_loop(links, build: Build, play_out, builtin_card, without_scratch, search_kind: int):
+    """``play_out`` (a game's play loop with a scratch array ``work``) with the table's card
+    choice (`with_scratch`; ``without_scratch``: the built-in card of the kinds that need no
+    scratch, in the user bots' signature) and, with Python bots, the play hook. (Loops built
+    around user bots may not allocate: a search bot gets the loop's scratch.)"""
+    chain = card_chain(without_scratch, links, build)
+    play = rebuild(play_out, build, choose_card=with_scratch(chain, builtin_card, search_kind))
+    return hooked_play(play, build, scratch=True) if build.python else play
+
+
+def suggesting(choose_card, work_size):
+    """`state.suggest`'s card for a game whose batch loop plays ``choose_card`` with a scratch
+    array: any built-in kind, a search bot with a scratch of its own (``work_size(kinds)``)."""
+    def suggested(kind, legal, st, T, params, rng):
+        work = np.zeros(work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
+        return choose_card(kind, legal, st, T, params, rng, work)
+
+    return suggested
+
+
 class Support:
     """A ruleset's user-bot support (``Game.user_bots``): its decisions, its loops rebuilt
     around user bots, and its views. A game folder subclasses it (klaverjas/userbot.py,

@@ -10,7 +10,8 @@ holds, and every card a seat has shown it cannot hold (``S_NOT_HELD``, kept by `
 through `shown_not_held`: the voids, and "no trump above X" after an undertrump or a failure
 to overtrump, as the ruleset's own legal moves imply). Among the deals that respect all of it,
 each is equally likely: `prepare_sampler` counts the completions once per decision and
-`draw_hands` deals card by card with the exact odds. What the contract tells is used by
+`draw_hands` deals card by card with the exact odds (both on simcards/games/_sampler.py,
+which Skat's pimc shares). What the contract tells is used by
 rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
 weights and threshold) to the deal's trump and declarer is drawn again, up to
 ``contract_tries`` times, after which the last draw stands (`contract_agrees`; Kraken asks
@@ -44,52 +45,24 @@ from simcards.games.klaverjas._solve_kernels import (
     F_WIDTH,
     MAX_DEPTH,
 )
-from simcards.rng import _mix, next_u53
+from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the counts)
+    SM_CARDS,
+    SM_WAYS,
+    SM_WHO,
+    deal_receivers,
+    prepare_counts,
+    sampler_size,
+    seat_stream,
+    work_size,
+)
 
 PIMC_TT_BITS = 15
 FULL32 = np.int64(0xFFFFFFFF)
-_SEAT_KEY = np.uint64(0xA0761D6478BD642F)
 
-# ---- the sampler (`prepare_sampler`): the unseen cards in order, which of the three other
-# seats may hold each (bit i: the i-th seat after the bot's), and the completion counts
-# N[k, a, b]: the ways to deal cards k.. when the first other seat still takes a of them and
-# the second b (the third the rest)
-MAX_UNSEEN = 24
+# ---- the sampler (`prepare_sampler`; the shared counts and draws of simcards/games/_sampler.py):
+# the receivers are the three other seats, receiver i the i-th seat after the bot's
 ROOM = 9  # 0..8 cards still to deal to a seat
-SM_CARDS = 0
-SM_WHO = SM_CARDS + MAX_UNSEEN
-SM_COUNT = SM_WHO + MAX_UNSEEN  # the number of unseen cards
-SM_STRICT = SM_COUNT + 1  # 1 when the counts respect every card shown not held
-SM_WAYS = SM_STRICT + 1  # (MAX_UNSEEN + 1) * ROOM * ROOM counts
-SAMPLER_SIZE = SM_WAYS + (MAX_UNSEEN + 1) * ROOM * ROOM
-_U53 = np.int64(1) << 53
-
-
-@kernel
-def _ways_at(sampler, k, a, b):
-    return sampler[SM_WAYS + (k * ROOM + a) * ROOM + b]
-
-
-@kernel
-def _count_ways(sampler, m):
-    """Fill the completion counts of the ``m`` cards of the sampler, last card first. The most
-    is 24! / (8!)^3, below 10^10: int64 holds it."""
-    for k in range(m, -1, -1):
-        who = sampler[SM_WHO + k] if k < m else 0
-        for a in range(ROOM):
-            for b in range(ROOM):
-                c = m - k - a - b
-                ways = np.int64(0)
-                if k == m:
-                    ways = np.int64(1) if a == 0 and b == 0 else np.int64(0)
-                elif 0 <= c < ROOM:
-                    if who & 1 and a > 0:
-                        ways += _ways_at(sampler, k + 1, a - 1, b)
-                    if who & 2 and b > 0:
-                        ways += _ways_at(sampler, k + 1, a, b - 1)
-                    if who & 4 and c > 0:
-                        ways += _ways_at(sampler, k + 1, a, b)
-                sampler[SM_WAYS + (k * ROOM + a) * ROOM + b] = ways
+SAMPLER_SIZE = sampler_size(ROOM)
 
 
 @kernel
@@ -111,57 +84,21 @@ def prepare_sampler(st, seat, sampler):
         sampler[SM_CARDS + m] = card
         sampler[SM_WHO + m] = who
         m += 1
-    sampler[SM_COUNT] = m
     first = popcount(st[S_HAND + ((seat + 1) & 3)])
     second = popcount(st[S_HAND + ((seat + 2) & 3)])
-    _count_ways(sampler, m)
-    strict = _ways_at(sampler, 0, first, second) > 0
-    if not strict:
-        for k in range(m):
-            sampler[SM_WHO + k] = 7
-        _count_ways(sampler, m)
-    sampler[SM_STRICT] = 1 if strict else 0
-    return strict
-
-
-@kernel
-def _below(rng, n):
-    """Exactly uniform int in [0, n) for 1 <= n < 2**53 (rejection above the last multiple)."""
-    limit = (_U53 // n) * n
-    while True:
-        draw = next_u53(rng)
-        if draw < limit:
-            return draw % n
+    return prepare_counts(sampler, m, ROOM, first, second)
 
 
 @kernel
 def draw_hands(st, seat, sampler, rng, out):
     """One deal of the unseen cards into ``out`` (4 hands; ``seat`` keeps its own), uniform
-    among the deals the sampler allows: each card goes to a seat with the odds of the
-    completions that follow."""
-    for s in range(4):
-        out[s] = 0
+    among the deals the sampler allows (`deal_receivers`)."""
+    got0, got1, got2 = deal_receivers(sampler, ROOM, popcount(st[S_HAND + ((seat + 1) & 3)]),
+                                      popcount(st[S_HAND + ((seat + 2) & 3)]), rng)
     out[seat] = st[S_HAND + seat]
-    a = popcount(st[S_HAND + ((seat + 1) & 3)])
-    b = popcount(st[S_HAND + ((seat + 2) & 3)])
-    for k in range(sampler[SM_COUNT]):
-        who = sampler[SM_WHO + k]
-        pick = _below(rng, _ways_at(sampler, k, a, b))
-        taker = 2
-        if who & 1 and a > 0:
-            ways = _ways_at(sampler, k + 1, a - 1, b)
-            if pick < ways:
-                taker = 0
-            pick -= ways
-        if taker == 2 and who & 2 and b > 0:
-            ways = _ways_at(sampler, k + 1, a, b - 1)
-            if pick < ways:
-                taker = 1
-        if taker == 0:
-            a -= 1
-        elif taker == 1:
-            b -= 1
-        out[(seat + 1 + taker) & 3] |= np.int64(1) << sampler[SM_CARDS + k]
+    out[(seat + 1) & 3] = got0
+    out[(seat + 2) & 3] = got1
+    out[(seat + 3) & 3] = got2
 
 
 @kernel
@@ -198,18 +135,14 @@ PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
 @kernel
 def pimc_work_size(kinds):
     """Length of the work array a simulation with these bot kinds needs (1 without pimc)."""
-    for k in range(kinds.shape[0]):
-        if kinds[k] == PIMC_KIND:
-            return WORK_SIZE
-    return 1
+    return work_size(kinds, PIMC_KIND, WORK_SIZE)
 
 
 @kernel
 def pimc_begin(seat, st, T, rng, work):
     """Start a decision: switch ``rng`` to the seat's own stream (returns the shared stream's
     state, for `pimc_best`), prepare the sampler and the solver, clear the totals."""
-    own = rng[0]
-    rng[0] = _mix(own ^ (np.uint64(seat + 1) * _SEAT_KEY) ^ np.uint64(st[S_PLAYED]))
+    own = seat_stream(rng, seat, st[S_PLAYED])
     init_context(work[W_CTX:W_TT], PIMC_TT_BITS)  # the generation stamp is kept: old entries stay stale
     set_pit_bonus(work[W_CTX:W_TT], T)
     for card in range(32):

@@ -198,4 +198,5 @@ def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: in
             "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
             "positions_per_s": round(positions / sum(times)),
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
-            "pimc_deals_per_s": round(made / pimc_seconds, 3)}
+            "pimc_deals_per_s": round(made / pimc_seconds, 3),
+            "solve_target_ms": 2, "pimc_target_deals_per_s": 5}  # issue 14's targets

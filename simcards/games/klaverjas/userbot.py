@@ -14,7 +14,6 @@ passed).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simcards.cards import DECK32, nth_bit_index, popcount
@@ -31,13 +30,13 @@ from simcards.games.userbots import (
     SUITS,
     Support,
     ask_int,
-    card_chain,
     codes_of,
     hooked_deal,
-    hooked_play,
     rebuild,
+    scratch_play_loop,
     seat_of,
 )
+from simcards.games.userbots import suggesting as generic_suggesting
 
 D_TRUMP, D_DECLARE = DECISION_IDS["choose_trump"], DECISION_IDS["declare"]
 PASS = 4  # the declare answer "no game"
@@ -75,7 +74,7 @@ def user_declare(kind, hand, T, params):
 def card_without_scratch(kind, legal, st, T, params, rng):
     """`bots.choose_card` in the user bots' signature (no ``work``) for the kinds that need no
     scratch: the built-in card of a random or heuristic seat beside a user's bot. (Loops built
-    around user bots may not allocate; `_with_scratch` hands pimc seats the loop's scratch.)"""
+    around user bots may not allocate; `userbots.with_scratch` hands pimc seats the loop's scratch.)"""
     if kind == B.RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
@@ -84,34 +83,16 @@ def card_without_scratch(kind, legal, st, T, params, rng):
 def suggesting(choose_card):
     """`state.suggest`'s card for a game whose batch loop plays ``choose_card`` (Klaverjassen's,
     or Kraken's with its own pimc): any built-in kind, pimc with a scratch of its own."""
-    def suggested(kind, legal, st, T, params, rng):
-        work = np.zeros(pimc_work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
-        return choose_card(kind, legal, st, T, params, rng, work)
-
-    return suggested
+    return generic_suggesting(choose_card, pimc_work_size)
 
 
 suggested_card = suggesting(B.choose_card)
 
 
-def _with_scratch(chain, builtin_card):
-    """The table's card choice in the batch loop's signature: pimc seats use the loop's scratch
-    (and ``builtin_card``, the game's card choice), every other kind the user bots' chain."""
-    @njit(forceinline=True)
-    def choose(kind, legal, st, T, params, rng, work):
-        if kind == B.PIMC:
-            return builtin_card(kind, legal, st, T, params, rng, work)
-        return chain(kind, legal, st, T, params, rng)
-
-    return choose
-
-
 def play_loop(links, build, play_out=P.play_out, builtin_card=B.choose_card):
     """``play_out`` (a game's play loop: Klaverjassen's unless given) with the table's card
-    choice (and, with Python bots, the play hook)."""
-    chain = card_chain(card_without_scratch, links, build)
-    play = rebuild(play_out, build, choose_card=_with_scratch(chain, builtin_card))
-    return hooked_play(play, build, scratch=True) if build.python else play
+    choice (and, with Python bots, the play hook): pimc seats use the loop's scratch."""
+    return scratch_play_loop(links, build, play_out, builtin_card, card_without_scratch, B.PIMC)
 
 
 def suit_parse(allow_pass: bool):

@@ -53,7 +53,8 @@ S_SCHNEIDER_ANN = S_HAND_GAME + 1
 S_SCHWARZ_ANN = S_SCHNEIDER_ANN + 1
 S_OUVERT = S_SCHWARZ_ANN + 1  # the declarer's hand is open: defenders' bots read it
 S_KONTRA = S_OUVERT + 1  # 0 none, 1 Kontra, 2 Re
-STATE_SIZE = S_KONTRA + 1
+S_PLAYED_BY = S_KONTRA + 1  # 3 slots: the cards each seat has played (pimc's samples, _pimc.py)
+STATE_SIZE = S_PLAYED_BY + N_SEATS
 
 # ---- the settlement record `settle_into` fills
 (X_WON, X_OVERBID, X_VALUE, X_GAME_VALUE, X_SCHNEIDER, X_SCHWARZ, X_LIST, X_SEEGER,
@@ -127,6 +128,7 @@ def apply_card(st, card, T):
             st[S_VOIDS + seat] |= np.int64(1) << led
         if beats(card, st[S_TRICK + st[S_WIN_POS]], T, contract):
             st[S_WIN_POS] = n
+    st[S_PLAYED_BY + seat] |= np.int64(1) << card
     if not lay_card(st, seat, n, card, N_SEATS):
         return False
     return complete_trick(st, T)

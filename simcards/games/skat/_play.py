@@ -45,6 +45,7 @@ from simcards.games.skat.bots import (
     threshold_logits,
     N_LOGITS,
 )
+from simcards.games.skat._pimc import pimc_work_size
 from simcards.games.skat.columns import DEAL_COLUMNS
 from simcards.games.skat.rules import NULL, PASSED, R_KONTRA, R_SCORING, SCORING_SEEGER, T_RULES
 from simcards.games.skat._kernels import SEEGER_LOSS, SEEGER_WIN
@@ -178,13 +179,14 @@ def held_for_play(hands, skat, declarer, hand_game, discard, played):
 
 
 @kernel
-def play_out(st, T, kinds, params, rng, trace):
-    """Let the bots play the deal in ``st`` to its end, recording the cards in ``trace``.
-    Every game writes this loop to the same template (README, "Adding a ruleset")."""
+def play_out(st, T, kinds, params, rng, trace, work):
+    """Let the bots play the deal in ``st`` to its end, recording the cards in ``trace``
+    (``work``: the pimc bot's scratch, `_pimc.pimc_work_size`). Every game writes this loop
+    to the same template (README, "Adding a ruleset")."""
     k = 0
     while True:
         seat = st[S_TO_MOVE]
-        card = choose_card(kinds[seat], legal_mask(st, T), st, T, params[seat], rng)
+        card = choose_card(kinds[seat], legal_mask(st, T), st, T, params[seat], rng, work)
         trace[k] = card
         k += 1
         if apply_card(st, card, T):
@@ -218,6 +220,7 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
     kontra_rule = T[T_RULES + R_KONTRA] != 0
     logits = np.empty((3, N_LOGITS), dtype=np.float64)
     threshold_logits(params, logits)
+    work = np.zeros(pimc_work_size(kinds), dtype=np.int64)
     for k in range(n):
         index = start + k
         dealer, skat = deal_cards(seed, index, hands, deck, rng)
@@ -257,7 +260,7 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
         new_state(st, played, dealer, contract, declarer, discard, cards12, bid, hand_game,
                   schneider_ann, schwarz_ann, ouvert, kontra)
         reset_stream(rng, seed, index, STREAM_PLAY)
-        play_out(st, T, kinds, params, rng, trace)
+        play_out(st, T, kinds, params, rng, trace, work)
         if tracing:
             traces[k, :] = trace
         points_d = st[S_POINTS + declarer] + mask_points(T, discard)
@@ -322,6 +325,7 @@ def play_declared(seed, declared, T, kinds, params, out):
     trace = np.empty(32, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     res = np.zeros(N_SETTLE, dtype=np.int64)
+    work = np.zeros(pimc_work_size(kinds), dtype=np.int64)
     for k in range(declared.shape[0]):
         index = declared[k, D_DEAL_INDEX]
         declarer = declared[k, D_DECLARER]
@@ -334,7 +338,7 @@ def play_declared(seed, declared, T, kinds, params, out):
                   declared[k, D_BID], hand_game, declared[k, D_SCHNEIDER_ANN],
                   declared[k, D_SCHWARZ_ANN], declared[k, D_OUVERT], declared[k, D_KONTRA])
         reset_stream(rng, seed, index, STREAM_PLAY)
-        play_out(st, T, kinds, params, rng, trace)
+        play_out(st, T, kinds, params, rng, trace, work)
         points = st[S_POINTS + declarer] + mask_points(T, discard)
         tricks = st[S_TRICKS + declarer]
         settle_into(cards12, declared[k, D_CONTRACT], declared[k, D_BID], points, tricks, hand_game,

@@ -11,6 +11,9 @@ contracts whose estimate clears its family's threshold (suit, Grand, Null, and H
 without the Skat); it bids and holds up to that limit. The estimate and the limit of every seat
 go into the data (``est_*``, ``limit_*``) so the thresholds can be studied afterwards.
 
+Pimc: bids, declares, discards and says Kontra as the heuristic does, and searches its card play
+(_pimc.py).
+
 Random: raises to the next ladder value with probability 1/2, else passes (as holder: holds
 with 1/2); as declarer picks up, discards two cards at random and declares uniformly among the
 contracts that can reach the bid; plays uniformly among legal cards.
@@ -39,6 +42,7 @@ from simcards.games._state import (
 from simcards.games._trick import TRUMP, eff_suit, power, suit_mask
 from simcards.games.botspec import RANDOM, STANDARD_KINDS
 from simcards.games.skat._kernels import S_OUVERT, can_reach, card_points, matadors
+from simcards.games.skat._pimc import PIMC_KIND, pimc_card
 from simcards.games.skat.rules import (
     GRAND,
     JACKS_MASK,
@@ -58,7 +62,8 @@ from simcards.games.skat.rules import (
 )
 from simcards.rng import randint
 
-KINDS = STANDARD_KINDS
+PIMC = PIMC_KIND  # perfect-information Monte Carlo card play (_pimc.py); the rest as heuristic
+KINDS = {**STANDARD_KINDS, "pimc": PIMC}
 
 PARAMS = (
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
@@ -101,14 +106,19 @@ PARAMS = (
                             "least this many card points"),
     ("kontra_trumps", 5.0, "Kontra option: a defender says Kontra holding this many trumps"),
     ("re_threshold", 0.9, "Kontra option: the declarer says Re when his estimate reaches this"),
+    # the pimc bot (_pimc.py)
+    ("samples", 6.0, "pimc: deals of the unseen cards sampled and searched at each card "
+                      "decision (a whole number, 1 to 1000)"),
 )
 N_PARAMS = len(PARAMS)
 (P_S_TRUMP, P_S_JACK, P_S_CLUB_JACK, P_S_TRUMP_HIGH, P_S_SIDE_ACE, P_S_SIDE_TEN, P_S_VOID,
  P_S_CENTER, P_S_SCALE, P_G_JACK, P_G_CLUB_JACK, P_G_ACE, P_G_TEN, P_G_LONG, P_G_CENTER,
  P_G_SCALE, P_N_CENTER, P_N_SCALE, P_T_SUIT, P_T_GRAND, P_T_NULL, P_T_HAND, P_T_OUVERT,
- P_NEEDS_SCHNEIDER, P_DISCARD_VOID, P_PULL, P_CONTEST, P_KONTRA, P_RE) = range(N_PARAMS)
+ P_NEEDS_SCHNEIDER, P_DISCARD_VOID, P_PULL, P_CONTEST, P_KONTRA, P_RE, P_SAMPLES) = range(N_PARAMS)
 THRESHOLD_PARAMS = ("suit_threshold", "grand_threshold", "null_threshold", "hand_threshold")
-assert N_PARAMS == 29 and PARAMS[P_RE][0] == "re_threshold"
+assert N_PARAMS == 30 and PARAMS[P_SAMPLES][0] == "samples"
+# parameters that count something: a whole number within (low, high)
+COUNTS = (("samples", 1, 1000),)
 
 CLUB_JACK = 4
 FULL32 = np.int64(0xFFFFFFFF)
@@ -526,10 +536,20 @@ def _trick_points(st, T):
 
 
 @hot
-def choose_card(kind, legal, st, T, params, rng):
-    """The card a bot plays from ``legal``."""
+def choose_card(kind, legal, st, T, params, rng, work):
+    """The card a bot plays from ``legal`` (``work``: the pimc bot's scratch,
+    `_pimc.pimc_work_size`)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
+    if kind == PIMC:
+        return pimc_card(st[S_TO_MOVE], legal, st, T, params, rng, work)
+    return heuristic_card(legal, st, T, params)
+
+
+@hot
+def heuristic_card(legal, st, T, params):
+    """The heuristic bot's card from ``legal`` (the pimc bot also asks it to choose among its
+    cards of equal value)."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     contract = st[S_CONTRACT]

@@ -29,7 +29,7 @@ from simcards.games.skat.rules import (
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
 from simcards.games.skat.userbot import SUPPORT as SKAT_USER_BOTS
 
-SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS)
+SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS, counts=sbots.COUNTS)
 _NO_TRACES = np.empty((0, _play.N_CARDS), dtype=np.int64)  # the trace switch off
 CONTRACT_NAMES = CONTRACTS  # by contract id; -1 is "passed"
 _RESULT_FLAGS = ("hand_game", "schneider_announced", "schwarz_announced", "ouvert", "schneider",
@@ -113,7 +113,7 @@ class SkatGame(Game):
         """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""
         from simcards.games.skat.solve import bench
 
-        return bench(self, deals=20 if quick else 80)
+        return bench(self, deals=20 if quick else 80, pimc_deals=5 if quick else 60)
 
     def comparison_game(self):
         # the report's random-play and duplicate runs need no perfect-play columns

@@ -11,9 +11,11 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no screen
 import matplotlib.pyplot as plt
+import numpy as np
 import polars as pl
 
 from simcards.games.skat import stats
+from simcards.manifest import done_entries
 from simcards.present import charts, fmt
 from simcards.present.render import Figure, Section, Table
 from simcards.present.summary import summary_lines
@@ -197,7 +199,73 @@ def build(game, run, out_dir: Path) -> list[Section]:
             tables=[Table("play_check", check, "Same games, other bots")],
         ))
     perfect = perfect_play_section(deals, out_dir)
-    return sections + ([perfect] if perfect is not None else [])
+    duplicate = pimc_section(game, run)
+    return sections + [s for s in (perfect, duplicate) if s is not None]
+
+
+# ---- the pimc bot in duplicate
+
+
+def duplicate_against_heuristic(game, run) -> tuple[int, pl.DataFrame] | None:
+    """When one seat of the run plays pimc: (that seat, `stats.duplicate_differences` of the
+    run against the same deals replayed with the heuristic bot at that seat). Pimc bids,
+    declares and discards as the heuristic, so both play the same games; only the card play
+    differs. None for other runs."""
+    try:
+        kinds, params = game.resolve_bots(run.manifest["config"]["bots"])
+        seed = int(run.manifest["seed"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    pimc = game.bots.kinds["pimc"]
+    seats = [s for s in range(game.n_seats) if kinds[s] == pimc]
+    if len(seats) != 1:
+        return None
+    replay_kinds = np.where(kinds == pimc, game.bots.kinds["heuristic"], kinds)
+    replay_game = game.comparison_game()  # no perfect-play columns: they are not compared
+    columns = ["deal_index", "declarer", "score_0", "score_1", "score_2"]
+    pimc_deals = run.scan().select(columns).collect()
+    replayed = [replay_game._simulate_frames(seed, int(entry["start"]), int(entry["n"]),
+                                             replay_kinds, params)["deals"].select(columns)
+                for entry in done_entries(run.manifest)]
+    both = pimc_deals.join(pl.concat(replayed).drop("declarer"), on="deal_index",
+                           suffix="_heuristic")
+    return seats[0], stats.duplicate_differences(both, seats[0])
+
+
+def pimc_answer(seat: int, table: pl.DataFrame, scoring: str) -> str:
+    """The duplicate result in plain words."""
+    rows = {row["deals"].split(":")[0]: row for row in table.iter_rows(named=True)}
+    every = rows["every deal"]
+    word = ("better" if every["lo"] > 0 else "worse" if every["hi"] < 0
+            else "no difference shown at this size")
+    role = {key: (fmt.interval(r["mean_difference"], r["lo"], r["hi"], signed=True), fmt.count(r["n"]))
+            for key, r in rows.items()}
+    declaring, defending = role["its games as declarer"], role["its games as defender"]
+    return (f"With pimc at seat {seat}, the seat's margin (its score minus the mean of the "
+            f"other two seats') is {fmt.interval(every['mean_difference'], every['lo'], every['hi'], signed=True)} "
+            f"{scoring} points a deal against the heuristic bot there on the same deals "
+            f"({fmt.count(every['n'])} deals, 95% interval): {word}. As declarer its own score "
+            f"changes by {declaring[0]} a game ({declaring[1]} games); as defender it keeps "
+            f"{defending[0]} more points a game from the declarer ({defending[1]} games).")
+
+
+def pimc_section(game, run) -> Section | None:
+    duplicate = duplicate_against_heuristic(game, run)
+    if duplicate is None:
+        return None
+    seat, table = duplicate
+    scoring = run.options.get("scoring", "list")
+    return Section(
+        "Pimc in duplicate",
+        "The pimc bot plays its cards by search: at each card it deals the cards it cannot see "
+        "many times, finds for each such deal the score perfect play from there settles at after "
+        "each of its cards, and plays the card with the best mean. It bids, declares and "
+        "discards as the heuristic bot. Its strength is measured in duplicate: the same deals "
+        "replayed with the heuristic bot at its seat, so both play the same games and only the "
+        "card play differs. Differences are pimc minus heuristic, per deal.",
+        headlines=[pimc_answer(seat, table, scoring)],
+        tables=[Table("pimc_duplicate", table, "Pimc minus heuristic on the same deals (se: "
+                      "standard error; lo, hi: 95% interval)")])
 
 
 # ---- against perfect play: the double_dummy option's columns

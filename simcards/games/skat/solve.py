@@ -236,11 +236,12 @@ def with_perfect_play(game, deals: pl.DataFrame, traces: np.ndarray | None = Non
     return deals.with_columns(*columns)
 
 
-def bench(game, deals: int = 60, seed: int = 5) -> dict:
+def bench(game, deals: int = 60, seed: int = 5, pimc_deals: int = 20) -> dict:
     """Solver figures of ``game`` on one core (process time): the median and 95th percentile
     of a full-deal solve (the played games of a heuristic run, from the start of play: exact
-    points and the win for suit and Grand, the win for Null), and positions searched per
-    second."""
+    points and the win for suit and Grand, the win for Null), positions searched per second,
+    and pimc deals per second (every deal of a run, passed-in ones included) with one pimc seat
+    at its default ``samples`` against two heuristic bots."""
     frame = game.simulate(deals, seed=seed)
     frame = frame.filter(pl.col("contract") != PASSED)
     perfect_play(game, frame.head(1))  # load the compiled kernels
@@ -250,6 +251,13 @@ def bench(game, deals: int = 60, seed: int = 5) -> dict:
         _, _, nodes = perfect_play(game, frame.slice(k, 1))
         times.append(time.process_time() - t0)
         positions += int(nodes[0])
+    pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
+    game.simulate_chunk(1, seed=seed + 1, bots=pimc)  # load the compiled kernels
+    t0 = time.process_time()
+    game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
+    pimc_seconds = time.process_time() - t0
     return {"deals": frame.height, "solve_median_ms": round(1e3 * float(np.median(times)), 2),
             "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
-            "positions_per_s": round(positions / max(sum(times), 1e-9))}
+            "positions_per_s": round(positions / max(sum(times), 1e-9)),
+            "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
+            "pimc_deals_per_s": round(pimc_deals / pimc_seconds, 3)}

@@ -298,3 +298,45 @@ def lost_points_summary(lf: pl.LazyFrame) -> pl.DataFrame:
         rows.append(games.select(pl.lit(side).alias("side"), *mean_exprs(lost),
                                  (lost == 0).mean().alias("share_nothing_lost")))
     return pl.concat(rows).collect()
+
+
+# ---- the pimc bot in duplicate: a run with a pimc seat beside the same deals replayed with
+# the heuristic there (skat/report.py, `duplicate_against_heuristic`)
+
+
+def _declarer_score(suffix: str = "") -> pl.Expr:
+    """The declarer's ``score_*`` of a deal (null when it is passed in)."""
+    return (pl.when(pl.col("declarer") == 0).then(pl.col(f"score_0{suffix}"))
+            .when(pl.col("declarer") == 1).then(pl.col(f"score_1{suffix}"))
+            .when(pl.col("declarer") == 2).then(pl.col(f"score_2{suffix}")))
+
+
+def duplicate_differences(both: pl.DataFrame, seat: int) -> pl.DataFrame:
+    """Per deal, the pimc run minus the heuristic replay (``both``: deal_index, declarer and
+    score_0..2 of the pimc run, the replay's with the suffix ``_heuristic``; the same contracts
+    in both): over every deal the pimc seat's margin, its score minus the mean of the other two
+    seats' (in list scoring a defender scores nothing, so its margin counts what the declarer
+    makes against it); in the games it declares, its score; in the games it defends, the
+    declarer's score negated (what the seat kept from him). Each with its count, mean,
+    standard error and 95% interval."""
+    others = [s for s in range(3) if s != seat]
+
+    def margin(suffix: str) -> pl.Expr:
+        return (pl.col(f"score_{seat}{suffix}").cast(pl.Float64)
+                - (pl.col(f"score_{others[0]}{suffix}") + pl.col(f"score_{others[1]}{suffix}")) / 2)
+
+    seat_gain = pl.col(f"score_{seat}").cast(pl.Float64) - pl.col(f"score_{seat}_heuristic")
+    kept = (_declarer_score("_heuristic").cast(pl.Float64) - _declarer_score()).alias("d")
+    parts = {"every deal: the seat's margin": both.select((margin("") - margin("_heuristic")).alias("d")),
+             "its games as declarer: its score": both.filter(pl.col("declarer") == seat)
+             .select(seat_gain.alias("d")),
+             "its games as defender: the declarer's score, negated": both.filter(
+                 (pl.col("declarer") >= 0) & (pl.col("declarer") != seat)).select(kept)}
+    rows = []
+    for label, frame in parts.items():
+        row = frame.select(*mean_exprs(pl.col("d"))).row(0, named=True)
+        se = row["se"] if row["se"] is not None else float("nan")
+        mean = row["mean"] if row["mean"] is not None else float("nan")
+        rows.append({"deals": label, "n": row["n"], "mean_difference": mean, "se": se,
+                     "lo": mean - 1.96 * se, "hi": mean + 1.96 * se})
+    return pl.DataFrame(rows)

@@ -50,11 +50,12 @@ import numba
 import numpy as np
 from numba import njit
 
-from simcards.cards import DECK32
+from simcards.cards import DECK32, nth_bit_index, popcount
 from simcards.games.botspec import HEURISTIC
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
 from simcards.games.skat import bots as B
+from simcards.games.skat._pimc import pimc_work_size
 from simcards.games.skat.rules import GRAND, NULL, T_BASE
 from simcards.games.skat.scoring import CONTRACTS
 from simcards.games.userbots import (
@@ -63,13 +64,14 @@ from simcards.games.userbots import (
     Support,
     active,
     ask_int,
-    card_chain,
     codes_of,
     hooked_deal,
-    hooked_play,
     rebuild,
+    scratch_play_loop,
     seat_of,
+    suggesting,
 )
+from simcards.rng import randint
 
 D_BID, D_TAKE, D_DISCARD = DECISION_IDS["bid"], DECISION_IDS["take_skat"], DECISION_IDS["discard"]
 D_DECLARE, D_KONTRA, D_RE = DECISION_IDS["declare"], DECISION_IDS["kontra"], DECISION_IDS["re"]
@@ -275,7 +277,17 @@ def noted_kontra(kind, hand, contract, T, params, rng):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.skat.userbot:copy_heuristic"``)."""
-    return B.choose_card(HEURISTIC, legal, st, T, params, rng)
+    return B.heuristic_card(legal, st, T, params)
+
+
+@njit(cache=True)
+def card_without_scratch(kind, legal, st, T, params, rng):
+    """`bots.choose_card` in the user bots' signature (no ``work``) for the kinds that need no
+    scratch: the built-in card of a random or heuristic seat beside a user's bot (a pimc seat
+    gets the loop's scratch: `userbots.with_scratch`)."""
+    if kind == B.RANDOM:
+        return nth_bit_index(legal, randint(rng, popcount(legal)))
+    return B.heuristic_card(legal, st, T, params)
 
 
 def series_loop(inner):
@@ -369,7 +381,8 @@ class SkatSupport(Support):
                           "'N ouvert' (a str)"}
 
     def build(self, links, build):
-        play = rebuild(P.play_out, build, choose_card=card_chain(B.choose_card, links, build))
+        play = scratch_play_loop(links, build, P.play_out, B.choose_card, card_without_scratch,
+                                 B.PIMC)
         if not build.python:
             # only the card is a Numba bot's own: the built-in contract kernels treat every kind
             # but random as the heuristic, so the cached contract phase serves as it is
@@ -380,7 +393,7 @@ class SkatSupport(Support):
         contract = rebuild(P.contract_phase, build, auction=auction, declare=noted_declare,
                            kontra_call=noted_kontra, re_call=user_re)
         loop = rebuild(P.simulate_into, build, contract_phase=contract,
-                       play_out=hooked_play(play, build),
+                       play_out=play,
                        deal_cards=hooked_deal(P.deal_cards, build))
         return {"simulate_into": series_loop(loop)}
 
@@ -550,4 +563,4 @@ def auction_record(dealer: int, auction, T) -> tuple:
     return tuple(record)
 
 
-SUPPORT = SkatSupport(DECK32, 3, B.choose_card)
+SUPPORT = SkatSupport(DECK32, 3, suggesting(B.choose_card, pimc_work_size))
