@@ -9,11 +9,13 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simcards
 from simcards.cards import SUITS
+from simcards.errors import UserError
 from simcards.games._state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _pimc
@@ -463,3 +465,16 @@ def test_the_pimc_answer_says_better_worse_or_not_shown():
         "With pimc at seats 0, 2, team 0 scores 4.0 points a deal less")
     assert pimc_answer(row(-4.0, -6.0, -2.0)).endswith("pimc plays worse.")
     assert pimc_answer(row(0.4, -2.4, 3.2)).endswith("no difference shown at this size.")
+
+
+@pytest.mark.parametrize("ruleset", ["klaverjas-rotterdam", "kraken-contra"])
+@pytest.mark.parametrize("name,value,allowed", [("samples", 0, "1 to 1000"),
+                                                ("samples", 2.5, "1 to 1000"),
+                                                ("samples", 1001, "1 to 1000"),
+                                                ("contract_tries", -1, "0 to 1000")])
+def test_bad_pimc_counts_are_refused_with_the_allowed_range(ruleset, name, value, allowed):
+    """A count that is not a whole number in range is refused by name, not rounded or clamped
+    in the kernel."""
+    game = simcards.load(ruleset)
+    with pytest.raises(UserError, match=rf"params\.{name} = .* whole number from {allowed}"):
+        game.resolve_bots([{"kind": "pimc", "params": {name: value}}] * 4)

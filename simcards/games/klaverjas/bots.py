@@ -77,15 +77,19 @@ def bot_params(evaluator: dict[str, float], declare_threshold: float) -> tuple:
                                  "(always when holding the highest trump left)"),
         ("contest_points", 10.0, "try to win a trick not yet safe when it holds at least this many "
                                  "card points"),
-        ("samples", 20.0, "pimc: deals sampled and solved double-dummy at each card decision"),
+        ("samples", 20.0, "pimc: deals sampled and solved double-dummy at each card decision "
+                        "(a whole number, 1 to 1000)"),
         ("contract_tries", 16.0, "pimc: draws per sample until one agrees with the trump choice "
                                  "(heuristic bots' evaluator and threshold) and in Kraken the "
-                                 "bids; after that many the last draw is used, 0 never filters"),
+                                 "bids; after that many the last draw is used, 0 never filters (a whole "
+                                 "number, 0 to 1000)"),
     )
 
 
 # 94 on this scale takes the game with the same share of hands (72%) as 60 did on the old one
 PARAMS = bot_params(KLAVERJAS_EVALUATOR, declare_threshold=94.0)
+# the parameters that count something take whole numbers in a range (`BotFamily.counts`)
+COUNTS = (("samples", 1, 1000), ("contract_tries", 0, 1000))
 N_PARAMS = len(PARAMS)
 (P_W_BASE, P_W_JACK, P_W_NINE, P_W_TRUMP_ACE, P_W_TRUMP, P_W_SIDE_ACE, P_W_TEN, P_W_VOID,
  P_W_ROEM, P_DECLARE, P_PULL_TRUMPS, P_CONTEST, P_SAMPLES, P_CONTRACT_TRIES) = range(N_PARAMS)

@@ -33,7 +33,7 @@ from simcards.games.klaverjas.rules import (
     build_tables,
 )
 
-KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS)
+KLAVERJAS_BOTS = BotFamily(kinds=kbots.KINDS, params=kbots.PARAMS, counts=kbots.COUNTS)
 _NO_TRACES = np.empty((0, _play.N_CARDS), dtype=np.int64)  # the trace switch off
 
 

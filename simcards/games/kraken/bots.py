@@ -93,8 +93,8 @@ CONTRA_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(76.0, 33.6, 30.6)
 # estimate, and the stronger krakers that leaves make an overkraak harder
 SCOREBORD_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(82.0, 33.7, 32.4)
                     + _level2("overkraak", 101.0, 38.8, 57.3))
-CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS)
-SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS)
+CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS, counts=kbots.COUNTS)
+SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS, counts=kbots.COUNTS)
 
 P_SLOPE, P_PARTNER_BID = _K, _K + 1
 P_LEVEL = _K + 2  # bid level l (1..3) has [threshold, base_1, base_2] at P_LEVEL + 3 * (l - 1)
