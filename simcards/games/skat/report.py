@@ -264,8 +264,8 @@ def pimc_section(game, run) -> Section | None:
         "replayed with the heuristic bot at its seat, so both play the same games and only the "
         "card play differs. Differences are pimc minus heuristic, per deal.",
         headlines=[pimc_answer(seat, table, scoring)],
-        tables=[Table("pimc_duplicate", table, "Pimc minus heuristic on the same deals (se: "
-                      "standard error; lo, hi: 95% interval)")])
+        tables=[Table("pimc_duplicate", table, "Pimc minus heuristic on the same deals, per "
+                      "deal or game, with its 95% interval (se: standard error)")])
 
 
 # ---- against perfect play: the double_dummy option's columns
