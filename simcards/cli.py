@@ -126,28 +126,52 @@ def _cmd_replay(args) -> int:
     from simcards.dataset import open_run
     from simcards.games import load
 
-    from simcards.games.protocol import check_count
+    from simcards.games.protocol import check_count, require_solver
 
     deal = check_count("--deal", args.deal)
     run = open_run(args.run)
     m = run.manifest
     game = load(m["ruleset"], **m["config"].get("rules", {}))
     _check_played(run, deal)
-    story = _plain(game.replay(m["seed"], args.deal, m["config"]["bots"]))
+    if args.perfect_play:
+        require_solver(game)
+        print("solving every position of the deal under perfect play ...", file=sys.stderr, flush=True)
+    story = _plain(game.replay(m["seed"], args.deal, m["config"]["bots"], perfect_play=args.perfect_play))
     print(f"{m['ruleset']}, run {run.name} (seed {m['seed']}), deal {args.deal}")
     for key, value in story.items():
-        if key not in ("hands", "tricks", "result"):
+        if key not in ("hands", "tricks", "result", "perfect_play"):
             print(f"  {key}: {value}")
     for seat, hand in enumerate(story["hands"]):
         print(f"  seat {seat}: {' '.join(hand)}")
     for number, trick in enumerate(story["tricks"], 1):
-        cards = "  ".join(f"{seat}:{card}" for seat, card in trick["cards"])
-        extra = "".join(f"  {k} {v}" for k, v in trick.items() if k not in ("cards", "leader"))
+        gave = trick.get("gave_away", [0] * len(trick["cards"]))
+        cards = "  ".join(f"{seat}:{card}" + (f"(-{g})" if g else "")
+                          for (seat, card), g in zip(trick["cards"], gave))
+        extra = "".join(f"  {k} {v}" for k, v in trick.items()
+                        if k not in ("cards", "leader", "gave_away"))
         print(f"  trick {number:2d}: {cards}{extra}")
     print("  result:")
     for key, value in story["result"].items():
         print(f"    {key}: {value}")
+    if "perfect_play" in story:
+        _print_perfect_play(story)
     return 0
+
+
+def _print_perfect_play(story: dict) -> None:
+    """The replay's perfect-play lines: the value at the start and as played, and who gave away
+    what (each card that did is marked "(-n)" in its trick)."""
+    p = story["perfect_play"]
+    print(f"  perfect play (value: {p['unit']}):")
+    if not story["tricks"]:
+        print("    no card play to judge (the deal was passed in)")
+        return
+    print(f"    at the start of play: {p['start']}")
+    print(f"    as played: {p['end']}")
+    print(f"    the declaring side's cards gave away {p['declaring_side_gave_away']}, the other "
+          f"side's {p['other_side_gave_away']}: {p['start']} - {p['declaring_side_gave_away']} + "
+          f"{p['other_side_gave_away']} = {p['end']}")
+    print("    (-n) after a card: it gave away n against perfect play from that position")
 
 
 def _cmd_tournament(args) -> int:
@@ -259,9 +283,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="show one deal of a run trick by trick",
                        description="Replay deal I of a run as the run played it: hands, contract, "
-                       "every trick, roem and score.")
+                       "every trick, roem and score. With --perfect-play, also what each card "
+                       "gave away against perfect play (rulesets with a double-dummy solver: "
+                       "Klaverjassen, Kraken, Skat).")
     p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
     p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
+    p.add_argument("--perfect-play", action="store_true",
+                   help="solve every position with all hands open and mark each card with what "
+                   "it gave away against perfect play, \"(-n)\"; sums per side at the end (a "
+                   "fraction of a second in Klaverjassen, a few seconds in Skat)")
     p.set_defaults(func=_cmd_replay)
 
     p = _report_command(sub, "tournament", _cmd_tournament,

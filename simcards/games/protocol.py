@@ -37,7 +37,9 @@ What it implements:
   kernel simulates the deal's unit with its trace switch on (`_simulate_traced`), and the
   game turns the deal's row into an interactive state (`state_from_row`) and a header
   (`replay_header`); the traced cards are then played on that state, so a replay is legal card
-  by card and reproduces the row. `trick_record` may add per-trick fields.
+  by card and reproduces the row. `trick_record` may add per-trick fields. With
+  ``perfect_play=True`` each card also gets what it gave away against perfect play, from the
+  game's `perfect_play_judge` (rulesets with a double-dummy solver; the others refuse).
 - ``parties(deals)``: party id per seat of every deal row.
 - ``result_row(state)``: the deal-row fields a finished interactive deal determines, named as
   the columns, so a replay can be checked against the row it reproduces.
@@ -100,6 +102,23 @@ class Objective:
     name: str
     doc: str
     seat_values: Callable[[dict[str, pl.DataFrame]], np.ndarray]
+
+
+class PerfectPlayJudge:
+    """Values the positions of one deal under perfect play, for a replay that says what each
+    card gave away (a ruleset with a double-dummy solver returns one from
+    `Game.perfect_play_judge`). ``unit`` names the value in words ("points of margin")."""
+
+    unit: str = ""
+
+    def value(self, state) -> int:
+        """The value of ``state`` for the declaring side under perfect play from here on (higher
+        is better for that side); a finished deal's value is its result."""
+        raise NotImplementedError
+
+    def declaring(self, state) -> bool:
+        """Does the seat to move play for the declaring side?"""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -330,16 +349,35 @@ class Game:
         k = indices.index(index)
         return frames["deals"].row(k, named=True), traces[k]
 
-    def replay(self, seed: int, index: int, bots: Any = "heuristic") -> dict:
+    def perfect_play_judge(self, state) -> PerfectPlayJudge | None:
+        """A `PerfectPlayJudge` for the deal of ``state`` (before its first card), or None when
+        the ruleset has no double-dummy solver. Default: None."""
+        return None
+
+    def replay(self, seed: int, index: int, bots: Any = "heuristic",
+               perfect_play: bool = False) -> dict:
         """Global deal ``index`` (the ``deal_index`` column) of a run with ``seed`` and
-        ``bots``, trick by trick, with the game's header and the result."""
+        ``bots``, trick by trick, with the game's header and the result.
+
+        ``perfect_play``: also value every position under perfect play (`perfect_play_judge`).
+        Each trick then lists what each of its cards gave away (``gave_away``: the value before
+        the card minus the value after it, from the point of view of the card's side; 0 for a
+        card that was the only legal one), and ``perfect_play`` sums it up: the value at the
+        start of play, at the end (the result the bots reached) and what each side gave away.
+        The start value minus what the declaring side gave away plus what the other side gave
+        away is the end value."""
         seed, index = check_count("seed", seed), check_count("index", index)
         def work(kinds, params):
             row, trace = self.run_deal(seed, index, kinds, params)
             return row, trace, self.state_from_row(row, kinds, params)
 
         row, trace, state = self.with_bots(bots, work)
+        if perfect_play:
+            require_solver(self)
+        judge = self.perfect_play_judge(state) if perfect_play else None
         header = self.replay_header(row, state)
+        value = start = judge.value(state) if judge is not None else 0
+        given = [0, 0]  # the declaring side's cards, the other side's
         tricks = []
         n_seats = self.n_seats
         for k, card in enumerate(trace):
@@ -350,12 +388,26 @@ class Game:
                 before = self.trick_snapshot(state)
             seat = state.to_move
             code = self.deck.code(int(card))
+            if judge is not None:
+                declaring = judge.declaring(state)
+                forced = len(state.legal_moves()) == 1
             state.play(code)
             tricks[-1]["cards"].append((seat, code))
+            if judge is not None:
+                after = value if forced else judge.value(state)
+                gave = value - after if declaring else after - value
+                given[0 if declaring else 1] += gave
+                tricks[-1].setdefault("gave_away", []).append(gave)
+                value = after
             if k % n_seats == n_seats - 1:
                 tricks[-1]["winner"] = state.last_winner
                 tricks[-1].update(self.trick_record(state, before))
-        return {**header, "tricks": tricks, "result": state.result()}
+        story = {**header, "tricks": tricks, "result": state.result()}
+        if judge is not None:
+            story["perfect_play"] = {"unit": judge.unit, "start": start, "end": value,
+                                     "declaring_side_gave_away": given[0],
+                                     "other_side_gave_away": given[1]}
+        return story
 
     # ------------------------------------------------------------ analysis
 
@@ -381,3 +433,19 @@ class Game:
         """The headline figures of a run (`simcards.present.summary.Headline`), five to eight,
         in plain words; ``matches`` is None for deal-unit rulesets. Default: none."""
         return []
+
+
+def solver_rulesets() -> list[str]:
+    """The registered rulesets with a double-dummy solver (their `perfect_play_judge`)."""
+    from simcards.games.registry import game_class, rulesets
+
+    return [name for name in rulesets()
+            if game_class(name).perfect_play_judge is not Game.perfect_play_judge]
+
+
+def require_solver(game: Game) -> None:
+    """UserError unless ``game`` has a double-dummy solver (a `perfect_play_judge`)."""
+    if type(game).perfect_play_judge is Game.perfect_play_judge:
+        raise UserError(f"--perfect-play: {game.name} has no double-dummy solver to judge its "
+                        f"cards against perfect play; rulesets with one: "
+                        f"{', '.join(solver_rulesets())}")

@@ -70,6 +70,12 @@ class KlaverjasGame(Game):
         out = self._simulate_matrix(seed, start, n, kinds, params)
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
 
+    def perfect_play_judge(self, state):
+        """Values positions for ``simcards replay --perfect-play`` (solve.py)."""
+        from simcards.games.klaverjas.solve import LineJudge
+
+        return LineJudge(self)
+
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench

@@ -27,10 +27,12 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
+from simcards.games._state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import _solve_lines as SL
 from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
+from simcards.games.protocol import PerfectPlayJudge
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,27 @@ class Solver:
         nat = margin <= 0 if nat_on_tie else margin < 0
         return Solution(int(margin), best_codes, points, (roem[0], roem[1]), bool(nat),
                         card_values, int(self.ctx[SK.X_NODES]) - nodes0)
+
+
+class LineJudge(PerfectPlayJudge):
+    """The positions of one Klaverjassen or Kraken deal valued under perfect play, for
+    ``simcards replay --perfect-play``: the declaring team's final margin (`Solver.margin`), and
+    for a finished deal the margin as played."""
+
+    unit = "points of the declaring team's margin"
+
+    def __init__(self, game):
+        self.solver = Solver(game)
+
+    def value(self, state) -> int:
+        if not state.is_over:
+            return self.solver.margin(state)
+        result = state.result()
+        team = state.declarer & 1
+        return sum(result[key][team] - result[key][1 - team] for key in ("points", "roem"))
+
+    def declaring(self, state) -> bool:
+        return bool((state._st[S_PARTY] >> state.to_move) & 1)
 
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:

@@ -126,6 +126,13 @@ class KrakenGame(Game):
             frames["deals"] = self._with_perfect_play(frames["deals"], traces)
         return frames
 
+    def perfect_play_judge(self, state):
+        """Values positions for ``simcards replay --perfect-play`` (klaverjas/solve.py: the
+        Klaverjassen solver, with Kraken's hand roem)."""
+        from simcards.games.klaverjas.solve import LineJudge
+
+        return LineJudge(self)
+
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench

@@ -109,6 +109,12 @@ class SkatGame(Game):
         out = self._simulate_matrix(seed, start, n, kinds, params)
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
 
+    def perfect_play_judge(self, state):
+        """Values positions for ``simcards replay --perfect-play`` (solve.py)."""
+        from simcards.games.skat.solve import LineJudge
+
+        return LineJudge(self, state)
+
     def perfect_play_bench(self, quick: bool = False) -> dict:
         """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""
         from simcards.games.skat.solve import bench

@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
+from simcards.games.protocol import PerfectPlayJudge
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _solve_kernels as SK
 from simcards.games.skat.rules import N_TRICKS, NULL, PASSED
@@ -149,6 +150,28 @@ class Solver:
         card_values = {deck.code(c): v for c, v in after.items()} if values else None
         return Solution(None, wins, None, None, None, None, codes(best), card_values,
                         int(self.ctx[SK.X_NODES]) - nodes0)
+
+
+class LineJudge(PerfectPlayJudge):
+    """The positions of one Skat game valued under perfect play, for ``simcards replay
+    --perfect-play``: in suit and Grand games the declarer's final card points
+    (`Solver.points`), in Null 1 while he still wins and 0 once he cannot (`Solver.wins`); for a
+    finished game its result."""
+
+    def __init__(self, game, state):
+        self.solver = Solver(game)
+        self.null = state.contract == NULL
+        self.unit = ("the Null game (1: the declarer wins it, 0: he loses it)" if self.null
+                     else "the declarer's card points")
+
+    def value(self, state) -> int:
+        if state.is_over:
+            result = state.result()
+            return int(result["won"]) if self.null else int(result["points_declarer"])
+        return int(self.solver.wins(state)) if self.null else self.solver.points(state)
+
+    def declaring(self, state) -> bool:
+        return state.to_move == state.declarer
 
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:

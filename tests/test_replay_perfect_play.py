@@ -1,0 +1,107 @@
+"""`replay(..., perfect_play=True)` and `simcards replay --perfect-play`: each card of a replayed
+deal marked with what it gave away against perfect play, checked against the double_dummy
+columns the run's solver wrote for the same deals (themselves checked position by position in
+test_solve_lines.py and test_skat_solver.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import simcards
+from simcards.errors import UserError
+from simcards.games.klaverjas.solve import bot_margins
+
+from test_cli_errors import assert_refused, cli, write_config
+
+
+def _judged(story):
+    """(every card's gave_away, the per-side sums of them)."""
+    gave = [g for trick in story["tricks"] for g in trick["gave_away"]]
+    assert all(len(trick["gave_away"]) == len(trick["cards"]) for trick in story["tricks"])
+    assert min(gave) >= 0  # perfect play from a position never does worse than a card played
+    p = story["perfect_play"]
+    declaring, other = p["declaring_side_gave_away"], p["other_side_gave_away"]
+    assert sum(gave) == declaring + other
+    assert p["start"] - declaring + other == p["end"]
+    return gave, declaring, other
+
+
+@pytest.mark.parametrize("name", ["klaverjas-rotterdam", "kraken-contra"])
+def test_klaverjas_replay_matches_the_double_dummy_columns(name):
+    game = simcards.load(name, double_dummy=True)
+    deals = game.simulate(1 if game.unit == "match" else 4, seed=3)
+    for row in deals.head(4).iter_rows(named=True):
+        story = game.replay(3, row["deal_index"], "heuristic", perfect_play=True)
+        gave, declaring, other = _judged(story)
+        p = story["perfect_play"]
+        assert p["start"] == row["dd_margin"]
+        assert (declaring, other) == (row["dd_lost_declaring"], row["dd_lost_defending"])
+        assert p["end"] == row["bot_margin"]
+        assert len(gave) == 32 and gave[-4:] == [0, 0, 0, 0]  # the last trick is forced
+
+
+def test_the_end_value_is_the_margin_the_bots_reached_without_double_dummy_columns():
+    """A run without the columns: the replay's end value is the row's margin as played."""
+    game = simcards.load("kraken-contra")
+    deals = game.simulate(1, seed=9)
+    margins = bot_margins(deals)
+    for k, row in enumerate(deals.head(3).iter_rows(named=True)):
+        story = game.replay(9, row["deal_index"], "heuristic", perfect_play=True)
+        _judged(story)
+        assert story["perfect_play"]["end"] == margins[k]
+
+
+def test_skat_replay_matches_the_double_dummy_columns():
+    game = simcards.load("skat", double_dummy=True)
+    deals = game.simulate(8, seed=6)  # five suit games, a Grand and a Null
+    kinds = {"null": 0, "points": 0}
+    for row in deals.iter_rows(named=True):
+        story = game.replay(6, row["deal_index"], "heuristic", perfect_play=True)
+        p = story["perfect_play"]
+        _, declaring, other = _judged(story)
+        if row["dd_points"] is None:  # Null: 1 while the declarer wins, 0 once he cannot
+            kinds["null"] += 1
+            assert p["start"] == int(row["dd_wins"]) and p["end"] == int(story["result"]["won"])
+            assert p["unit"].startswith("the Null game")
+        else:
+            kinds["points"] += 1
+            assert p["start"] == row["dd_points"]
+            assert (declaring, other) == (row["dd_lost_declarer"], row["dd_lost_defenders"])
+            assert p["end"] == story["result"]["points_declarer"]
+    assert kinds == {"null": 1, "points": 7}
+
+
+def test_a_passed_in_skat_deal_has_nothing_to_judge():
+    game = simcards.load("skat")
+    assert game.simulate(6, seed=5)["contract"][5] == -1  # deal 5 of seed 5 is passed in
+    story = game.replay(5, 5, "heuristic", perfect_play=True)
+    assert story["tricks"] == [] and story["perfect_play"]["start"] == story["perfect_play"]["end"] == 0
+
+
+def test_a_ruleset_without_a_solver_is_refused():
+    with pytest.raises(UserError, match="rulesets with one: .*klaverjas-rotterdam.*skat"):
+        simcards.load("hearts").replay(1, 0, "heuristic", perfect_play=True)
+
+
+def test_the_command_marks_the_cards_and_sums_up(tmp_path):
+    cfg = write_config(tmp_path, name="dd", count=4, chunk=4, seed=3)
+    assert cli("run", cfg, "--quiet").returncode == 0
+    run = tmp_path / "results" / "dd"
+    out = cli("replay", run, "--deal", "1", "--perfect-play")
+    assert out.returncode == 0, out.stderr
+    story = simcards.load("klaverjas-rotterdam").replay(3, 1, "heuristic", perfect_play=True)
+    p = story["perfect_play"]
+    assert f"at the start of play: {p['start']}" in out.stdout
+    assert (f"{p['start']} - {p['declaring_side_gave_away']} + {p['other_side_gave_away']} "
+            f"= {p['end']}") in out.stdout
+    marks = [f"(-{g})" for trick in story["tricks"] for g in trick["gave_away"] if g]
+    assert sum(out.stdout.count(m) for m in set(marks)) >= len(marks) > 0
+    assert "(-" not in cli("replay", run, "--deal", "1").stdout  # no marks unless asked
+
+
+def test_the_command_refuses_a_ruleset_without_a_solver(tmp_path):
+    cfg = write_config(tmp_path, name="h", ruleset="hartenjagen", count=2, chunk=2)
+    assert cli("run", cfg, "--quiet").returncode == 0
+    assert_refused(cli("replay", tmp_path / "results" / "h", "--deal", "0", "--perfect-play"),
+                   "--perfect-play", "hartenjagen has no double-dummy solver", "kraken-contra")
