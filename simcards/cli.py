@@ -152,7 +152,8 @@ def _cmd_replay(args) -> int:
         print(f"  trick {number:2d}: {cards}{extra}")
     print("  result:")
     for key, value in story["result"].items():
-        print(f"    {key}: {value}")
+        if key not in story:  # the header said it already (Skat's discard as cards, not a mask)
+            print(f"    {key}: {value}")
     if "perfect_play" in story:
         _print_perfect_play(story)
     return 0

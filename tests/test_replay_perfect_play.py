@@ -97,7 +97,9 @@ def test_the_command_marks_the_cards_and_sums_up(tmp_path):
             f"= {p['end']}") in out.stdout
     marks = [f"(-{g})" for trick in story["tricks"] for g in trick["gave_away"] if g]
     assert sum(out.stdout.count(m) for m in set(marks)) >= len(marks) > 0
-    assert "(-" not in cli("replay", run, "--deal", "1").stdout  # no marks unless asked
+    plain = cli("replay", run, "--deal", "1").stdout
+    assert "(-" not in plain  # no marks unless asked
+    assert plain.count("declarer: ") == 1  # the result does not repeat the header
 
 
 def test_the_command_refuses_a_ruleset_without_a_solver(tmp_path):
