@@ -145,10 +145,11 @@ def _cmd_replay(args) -> int:
         print(f"  seat {seat}: {' '.join(hand)}")
     for number, trick in enumerate(story["tricks"], 1):
         gave = trick.get("gave_away", [0] * len(trick["cards"]))
-        cards = "  ".join(f"{seat}:{card}" + (f"(-{g})" if g else "")
-                          for (seat, card), g in zip(trick["cards"], gave))
+        best = trick.get("best", [None] * len(trick["cards"]))
+        cards = "  ".join(f"{seat}:{card}" + (f"(-{g}, best {'/'.join(b)})" if g else "")
+                          for (seat, card), g, b in zip(trick["cards"], gave, best))
         extra = "".join(f"  {k} {v}" for k, v in trick.items()
-                        if k not in ("cards", "leader", "gave_away"))
+                        if k not in ("cards", "leader", "gave_away", "best"))
         print(f"  trick {number:2d}: {cards}{extra}")
     print("  result:")
     for key, value in story["result"].items():
@@ -172,7 +173,8 @@ def _print_perfect_play(story: dict) -> None:
     print(f"    the declaring side's cards gave away {p['declaring_side_gave_away']}, the other "
           f"side's {p['other_side_gave_away']}: {p['start']} - {p['declaring_side_gave_away']} + "
           f"{p['other_side_gave_away']} = {p['end']}")
-    print("    (-n) after a card: it gave away n against perfect play from that position")
+    print("    (-n, best ...) after a card: it gave away n against perfect play from that "
+          "position, where the cards named would have kept the value")
 
 
 def _cmd_tournament(args) -> int:

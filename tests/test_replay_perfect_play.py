@@ -10,7 +10,7 @@ import pytest
 
 import simcards
 from simcards.errors import UserError
-from simcards.games.klaverjas.solve import bot_margins
+from simcards.games.klaverjas.solve import Solver, bot_margins
 
 from test_cli_errors import assert_refused, cli, write_config
 
@@ -18,7 +18,11 @@ from test_cli_errors import assert_refused, cli, write_config
 def _judged(story):
     """(every card's gave_away, the per-side sums of them)."""
     gave = [g for trick in story["tricks"] for g in trick["gave_away"]]
-    assert all(len(trick["gave_away"]) == len(trick["cards"]) for trick in story["tricks"])
+    assert all(len(trick["gave_away"]) == len(trick["best"]) == len(trick["cards"])
+               for trick in story["tricks"])
+    for trick in story["tricks"]:  # the best cards are named where a card gave something away
+        for (_, card), g, best in zip(trick["cards"], trick["gave_away"], trick["best"]):
+            assert (best is None) == (g == 0) and (best is None or card not in best)
     assert min(gave) >= 0  # perfect play from a position never does worse than a card played
     p = story["perfect_play"]
     declaring, other = p["declaring_side_gave_away"], p["other_side_gave_away"]
@@ -39,6 +43,26 @@ def test_klaverjas_replay_matches_the_double_dummy_columns(name):
         assert (declaring, other) == (row["dd_lost_declaring"], row["dd_lost_defending"])
         assert p["end"] == row["bot_margin"]
         assert len(gave) == 32 and gave[-4:] == [0, 0, 0, 0]  # the last trick is forced
+
+
+def test_the_best_cards_keep_the_value_the_played_card_gave_away():
+    """Against the solver's value of every legal card, position by position along the deal."""
+    game = simcards.load("klaverjas-rotterdam")
+    solver = Solver(game)
+    story = game.replay(3, 2, "heuristic", perfect_play=True)
+    state = game.deal(seed=3, index=2)
+    checked = 0
+    for trick in story["tricks"]:
+        for (_, card), gave, best in zip(trick["cards"], trick["gave_away"], trick["best"]):
+            if gave:
+                values = solver.values(state)
+                declaring = (state.to_move & 1) == (state.declarer & 1)
+                kept = max(values.values()) if declaring else min(values.values())
+                assert {c for c, v in values.items() if v == kept} == set(best)
+                assert abs(kept - values[card]) == gave
+                checked += 1
+            state.play(card)
+    assert checked >= 3
 
 
 def test_the_end_value_is_the_margin_the_bots_reached_without_double_dummy_columns():
@@ -95,8 +119,11 @@ def test_the_command_marks_the_cards_and_sums_up(tmp_path):
     assert f"at the start of play: {p['start']}" in out.stdout
     assert (f"{p['start']} - {p['declaring_side_gave_away']} + {p['other_side_gave_away']} "
             f"= {p['end']}") in out.stdout
-    marks = [f"(-{g})" for trick in story["tricks"] for g in trick["gave_away"] if g]
-    assert sum(out.stdout.count(m) for m in set(marks)) >= len(marks) > 0
+    marks = [f"{card}(-{g}, best {'/'.join(best)})" for trick in story["tricks"]
+             for (_, card), g, best in zip(trick["cards"], trick["gave_away"], trick["best"]) if g]
+    assert marks and all(m in out.stdout for m in marks)
+    tricks = [line for line in out.stdout.splitlines() if line.lstrip().startswith("trick")]
+    assert sum(line.count("(-") for line in tricks) == len(marks)
     plain = cli("replay", run, "--deal", "1").stdout
     assert "(-" not in plain  # no marks unless asked
     assert plain.count("declarer: ") == 1  # the result does not repeat the header

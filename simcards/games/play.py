@@ -3,6 +3,7 @@ playing a card) and the checks of `Game.deal`'s arguments."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -112,6 +113,14 @@ class TrickState:
 
     def legal_mask(self) -> int:
         return 0 if self.is_over else int(self.kernels.legal_mask(self._st, self.game.tables))
+
+    def snapshot(self) -> "TrickState":
+        """A copy of this position that later play on either leaves alone (the state array and
+        the history copied, the game and the deal's other fields shared)."""
+        other = copy.copy(self)
+        other._st = self._st.copy()
+        other.history = list(self.history)
+        return other
 
     def legal_moves(self) -> list[str]:
         return self.game.deck.hand_codes(self.legal_mask())

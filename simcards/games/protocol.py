@@ -120,6 +120,10 @@ class PerfectPlayJudge:
         """Does the seat to move play for the declaring side?"""
         raise NotImplementedError
 
+    def best(self, state) -> tuple[str, ...]:
+        """The cards of the seat to move that keep the perfect-play value."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class BenchEntry:
@@ -362,8 +366,10 @@ class Game:
         ``perfect_play``: also value every position under perfect play (`perfect_play_judge`).
         Each trick then lists what each of its cards gave away (``gave_away``: the value before
         the card minus the value after it, from the point of view of the card's side; 0 for a
-        card that was the only legal one), and ``perfect_play`` sums it up: the value at the
-        start of play, at the end (the result the bots reached) and what each side gave away.
+        card that was the only legal one) and, for a card that gave something away, the cards
+        that would have kept the value (``best``, else None), and ``perfect_play`` sums it up:
+        the value at the start of play, at the end (the result the bots reached) and what each
+        side gave away.
         The start value minus what the declaring side gave away plus what the other side gave
         away is the end value."""
         seed, index = check_count("seed", seed), check_count("index", index)
@@ -391,6 +397,7 @@ class Game:
             if judge is not None:
                 declaring = judge.declaring(state)
                 forced = len(state.legal_moves()) == 1
+                position = state.snapshot()
             state.play(code)
             tricks[-1]["cards"].append((seat, code))
             if judge is not None:
@@ -398,6 +405,7 @@ class Game:
                 gave = value - after if declaring else after - value
                 given[0 if declaring else 1] += gave
                 tricks[-1].setdefault("gave_away", []).append(gave)
+                tricks[-1].setdefault("best", []).append(judge.best(position) if gave else None)
                 value = after
             if k % n_seats == n_seats - 1:
                 tricks[-1]["winner"] = state.last_winner

@@ -109,6 +109,22 @@ class Solver:
         return (int(SK.taken_so_far(st, self.tables, SK.MODE_TRICKS)) == st[K.S_TRICK_NO]
                 and self._at_least(SK.MODE_TRICKS, 1, tricks_left))
 
+    def best(self, state) -> tuple[str, ...]:
+        """The cards of the seat to move that keep the perfect-play value (suit and Grand: the
+        declarer's final points; Null: the win or loss); cheaper than `solve`, which also
+        answers Schneider and Schwarz."""
+        st = self._start(state)
+        legal = int(K.legal_mask(st, self.tables))
+        if st[K.S_CONTRACT] == NULL:
+            return self._solve_null(st, legal, self._codes, False, 0).best
+        ctx, tt, T, F = self.ctx, self.tt, self.tables, self.frames
+        taken = int(SK.taken_so_far(st, T, SK.MODE_POINTS))
+        future = int(SK.value_search(ctx, tt, T, F, SK.MODE_POINTS, 1, 61 - taken, SK.ALL_CARDS))
+        return self._codes(int(SK.best_cards(ctx, tt, T, F, SK.MODE_POINTS, 1, future, np.int64(legal))))
+
+    def _codes(self, mask: int) -> tuple[str, ...]:
+        return tuple(self.game.deck.hand_codes(mask))
+
     def solve(self, state, values: bool = False) -> Solution:
         st = self._start(state)
         nodes0 = int(self.ctx[SK.X_NODES])
@@ -172,6 +188,9 @@ class LineJudge(PerfectPlayJudge):
 
     def declaring(self, state) -> bool:
         return state.to_move == state.declarer
+
+    def best(self, state) -> tuple[str, ...]:
+        return self.solver.best(state)
 
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
