@@ -88,3 +88,11 @@ def binned_shares(values: pl.LazyFrame, width: int, limit: int) -> pl.DataFrame:
              .otherwise(pl.col("bin").cast(pl.String)))
     return (counts.with_columns(pl.lit(n).alias("n"))
             .with_columns(*wilson_columns(), label.alias("label")).sort("bin"))
+
+
+def largest_row(lf: pl.LazyFrame, value: pl.Expr) -> tuple[int, int] | None:
+    """(deal_index, value) of the row where ``value`` is largest (the lowest deal index among
+    equals), or None when no row has a value."""
+    top = (lf.select(pl.col("deal_index"), value.alias("value")).drop_nulls("value")
+           .sort(["value", "deal_index"], descending=[True, False]).head(1).collect())
+    return None if top.height == 0 else (int(top["deal_index"][0]), int(top["value"][0]))

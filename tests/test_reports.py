@@ -77,6 +77,30 @@ def test_binned_shares_end_bins_hold_what_lies_beyond(tmp_path):
     assert empty.height == 0 and {"bin", "label", "rate", "lo", "hi"} <= set(empty.columns)
 
 
+def test_replay_pointer_names_the_deal_that_gave_away_the_most(tmp_path):
+    """The perfect-play sections' pointer to `simcards replay --perfect-play`: the deal with the
+    largest sum of the two loss columns (the lowest index among equals), nulls skipped; nothing
+    when no deal gave anything away. Backquoted commands are code in the HTML."""
+    from types import SimpleNamespace
+
+    from simcards.present.render import Section, write_report
+    from simcards.present.summary import replay_pointer
+
+    run = SimpleNamespace(path=Path("results/x"))
+    cols = ("a", "b")
+    deals = pl.LazyFrame({"deal_index": [0, 1, 2, 3, 4], "a": [5, 30, None, 10, 0],
+                          "b": [1, 2, None, 22, 0]}, schema_overrides={"a": pl.Int16, "b": pl.Int16})
+    text = replay_pointer(run, deals, cols, "points")
+    assert "`simcards replay results/x --deal I --perfect-play`" in text
+    assert "deal 1 gave away the most here, 32 points" in text  # deal 3 ties at 32: the first
+    assert replay_pointer(run, deals.filter(pl.col("deal_index") == 4), cols, "points") == ""
+    assert replay_pointer(run, deals.filter(pl.col("deal_index") == 2), cols, "points") == ""
+    paths = write_report(tmp_path, "t", [], [Section("S", "a < b;" + text)])
+    page = paths["html"].read_text()
+    assert "<code>simcards replay results/x --deal I --perfect-play</code>" in page
+    assert "a &lt; b;" in page and "`" not in page.split("<body>")[1]
+
+
 def test_chi_square_and_seat_check():
     assert chi2_sf(7.815, 3) == pytest.approx(0.05, abs=1e-3)
     assert chi2_sf(3.841, 1) == pytest.approx(0.05, abs=1e-3)

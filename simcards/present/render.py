@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,7 +152,14 @@ th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; } th { bac
 td.t, th:first-child, td:first-child { text-align: left; }
 ul.headlines { background: #f6f8fa; border: 1px solid #dde; padding: 0.8em 1em 0.8em 2.2em; font-size: 1.05em; }
 p.note { color: #333; font-size: 0.92em; border-left: 3px solid #aac; padding-left: 0.6em; }
+code { background: #f0f0f0; padding: 0 0.25em; border-radius: 3px; font-size: 0.92em; }
 """
+
+
+def _prose(text: str) -> str:
+    """A paragraph's text as HTML: escaped, and `backquoted` spans (commands, as in the
+    Markdown report) set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def write_report(out_dir: Path, title: str, meta: list[str], sections: list[Section]) -> dict[str, Path]:
@@ -171,10 +179,10 @@ def write_report(out_dir: Path, title: str, meta: list[str], sections: list[Sect
                                                             for h in section.headlines) + "</ul>")
         if section.text:
             md += [section.text, ""]
-            body.append(f"<p>{html.escape(section.text)}</p>")
+            body.append(f"<p>{_prose(section.text)}</p>")
         for note in section.notes:
             md += [f"> {note}", ""]
-            body.append(f"<p class='note'>{html.escape(note)}</p>")
+            body.append(f"<p class='note'>{_prose(note)}</p>")
         for fig in section.figures:
             md += [f"![{fig.caption}]({fig.filename})", "", f"*{fig.caption}*", ""]
             data = base64.b64encode((out_dir / fig.filename).read_bytes()).decode()

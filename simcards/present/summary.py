@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from simcards.present import fmt
-from simcards.stats import Z95, wilson
+from simcards.stats import Z95, largest_row, wilson
 
 BOTS_NOTE = " (depends on the bots)"
 
@@ -87,3 +87,15 @@ def summary_lines(headlines: list[Headline], frames: dict[str, pl.LazyFrame | No
             continue
         lines.append(sentence(h, estimate(h, v["x"])))
     return lines
+
+
+def replay_pointer(run, deals: pl.LazyFrame, lost: tuple[str, str], unit: str) -> str:
+    """A sentence for a perfect-play section: where to look card by card (``simcards replay
+    --perfect-play``), and the deal whose card play gave away the most (the sum of the two
+    ``lost`` columns, in ``unit``); empty when no deal gave anything away."""
+    worst = largest_row(deals, pl.col(lost[0]).cast(pl.Int64) + pl.col(lost[1]).cast(pl.Int64))
+    if worst is None or worst[1] == 0:
+        return ""
+    return (f" To see where a deal's points went, `simcards replay {run.path} --deal I "
+            f"--perfect-play` marks every card that gave something away and names the cards that "
+            f"would have kept the value; deal {worst[0]} gave away the most here, {worst[1]} {unit}.")

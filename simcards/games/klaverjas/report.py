@@ -11,7 +11,7 @@ from simcards.games.klaverjas import stats as stats
 from simcards.manifest import done_entries
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
+from simcards.present.summary import replay_pointer, summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 
@@ -216,7 +216,8 @@ def perfect_play_section(game, run, deals: pl.LazyFrame, out_dir: Path,
                   (["trump_selection"] if selection else []) + ["trump_suit", "play", *RATE_COLUMNS]),
         ]
         if lost is not None:
-            text += LOST_POINTS_TEXT
+            text += LOST_POINTS_TEXT + replay_pointer(run, deals, ("dd_lost_declaring", "dd_lost_defending"),
+                                                      "points between the two teams")
             tables.append(Table("perfect_play_lost", lost, "Margin each team's card play gave "
                                 "away against perfect play, per deal (se: standard error); "
                                 "share_nothing_lost: deals in which it gave nothing away"))

@@ -18,7 +18,7 @@ from simcards.games.skat import stats
 from simcards.manifest import done_entries
 from simcards.present import charts, fmt
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
+from simcards.present.summary import replay_pointer, summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 REF = f"{stats.SOURCE}"
@@ -198,7 +198,7 @@ def build(game, run, out_dir: Path) -> list[Section]:
             "defenders' seats: the declarer's win rate and card points.",
             tables=[Table("play_check", check, "Same games, other bots")],
         ))
-    perfect = perfect_play_section(deals, out_dir)
+    perfect = perfect_play_section(deals, out_dir, run)
     duplicate = pimc_section(game, run)
     return sections + [s for s in (perfect, duplicate) if s is not None]
 
@@ -271,7 +271,7 @@ def pimc_section(game, run) -> Section | None:
 # ---- against perfect play: the double_dummy option's columns
 
 
-def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
+def perfect_play_section(deals: pl.LazyFrame, out_dir: Path, run=None) -> Section | None:
     """The "Against perfect play" section: the declarer's win rate under perfect play beside the
     bots', per game family, and the bots' declarer points against perfect play's."""
     if not stats.has_perfect_play(deals):
@@ -305,6 +305,9 @@ def perfect_play_section(deals: pl.LazyFrame, out_dir: Path) -> Section | None:
             "on the bots' choice of games; given those games the perfect-play figure is exact. The "
             "bots play with their own hands only: perfect play is a bound on good play, not a bot "
             "to copy, and the bots' declarer can beat it when the defenders err.")
+    if lost is not None and run is not None:
+        text += replay_pointer(run, deals, ("dd_lost_declarer", "dd_lost_defenders"),
+                               "card points between the two sides")
     lost_table = [] if lost is None else [
         Table("perfect_play_lost", lost, "Card points each side's play gave away against perfect "
               "play, a suit or Grand game on average (se: standard error); share_nothing_lost: "
