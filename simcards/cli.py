@@ -162,7 +162,7 @@ def _cmd_replay(args) -> int:
 
 def _print_perfect_play(story: dict) -> None:
     """The replay's perfect-play lines: the value at the start and as played, and who gave away
-    what (each card that did is marked "(-n)" in its trick)."""
+    what (each card that did is marked "(-n, best ...)" in its trick)."""
     p = story["perfect_play"]
     print(f"  perfect play (value: {p['unit']}):")
     if not story["tricks"]:
@@ -292,8 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
     p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
     p.add_argument("--perfect-play", action="store_true",
-                   help="solve every position with all hands open and mark each card with what "
-                   "it gave away against perfect play, \"(-n)\"; sums per side at the end (a "
+                   help="solve every position with all hands open and mark each card that gave "
+                   "something away against perfect play with how much and the cards that would "
+                   "have kept the value, \"10H(-14, best AH/KH)\"; sums per side at the end (a "
                    "fraction of a second in Klaverjassen, a few seconds in Skat)")
     p.set_defaults(func=_cmd_replay)
 
