@@ -295,7 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solve every position with all hands open and mark each card that gave "
                    "something away against perfect play with how much and the cards that would "
                    "have kept the value, \"10H(-14, best AH/KH)\"; sums per side at the end (a "
-                   "fraction of a second in Klaverjassen, in Skat about a second, up to 10 s for the hardest games)")
+                   "fraction of a second in Klaverjassen; in Skat about a second, up to 10 s for "
+                   "the hardest games)")
     p.set_defaults(func=_cmd_replay)
 
     p = _report_command(sub, "tournament", _cmd_tournament,
