@@ -134,3 +134,25 @@ def test_the_command_refuses_a_ruleset_without_a_solver(tmp_path):
     assert cli("run", cfg, "--quiet").returncode == 0
     assert_refused(cli("replay", tmp_path / "results" / "h", "--deal", "0", "--perfect-play"),
                    "--perfect-play", "hartenjagen has no double-dummy solver", "kraken-contra")
+
+
+@pytest.mark.parametrize("name", ["klaverjas-rotterdam", "kraken-contra"])
+def test_a_finished_deal_is_valued_as_the_solver_valued_its_last_trick(name):
+    """The judge values a finished deal from its result (points, roem, pit and in Kraken the hand
+    roem); that must agree with the solver's value of the last trick, where every card is forced."""
+    from simcards.games.klaverjas.solve import LineJudge
+
+    game = simcards.load(name)
+    judge = LineJudge(game)
+    # Rotterdam deal 31 of seed 11 ends in a pit; Kraken's deals hold hand roem
+    indices = (0, 2, 31) if name == "klaverjas-rotterdam" else (0, 2, 3)
+    for index in indices:
+        state = game.deal(seed=11, index=index)
+        while len(state.hand(state.to_move)) > 1 or state.trick:
+            state.play(state.suggest())
+        last_trick = judge.value(state)  # solved: four forced cards left
+        while not state.is_over:
+            state.play(state.legal_moves()[0])
+        assert judge.value(state) == last_trick
+        if index == 31:
+            assert state.result()["pit"]
