@@ -121,6 +121,7 @@ CLASS_TRICKS = np.array([0, 1, 1, 5, 9, N_TRICKS], dtype=np.int64)
 # differently its mode and the future gain it needs, and the score after passing j of them
 W_CTX = 0
 W_TT = W_CTX + CTX_SIZE
+W_CTX_TT_BITS = W_CTX + int(X_TT_BITS)  # (the context's slots are unsigned; the work array's are not)
 W_FRAMES = W_TT + (TT_WIDTH << PIMC_TT_BITS)
 W_SAMPLE = W_FRAMES + F_WIDTH * MAX_DEPTH
 W_SAMPLER = W_SAMPLE + STATE_SIZE
@@ -350,7 +351,7 @@ def pimc_totals(seat, legal, st, T, samples, rng, work):
     """The totals of every legal card over ``samples`` samples into W_TOTALS (the shared
     stream ``rng`` is left as it was)."""
     own = seat_stream(rng, seat, st[S_PLAYED])
-    work[W_CTX + X_TT_BITS] = PIMC_TT_BITS  # the generation stamp is kept: old entries stay stale
+    work[W_CTX_TT_BITS] = PIMC_TT_BITS  # the generation stamp is kept: old entries stay stale
     for card in range(32):
         work[W_TOTALS + card] = 0
     sampler = work[W_SAMPLER:W_TOTALS]

@@ -76,21 +76,24 @@ ALL_CARDS = np.int64(-1)
 MODE_POINTS, MODE_TRICKS = 0, 1
 
 # ---- the context array ``ctx``: the solve's parameters, the hands as the search plays, counters
-X_NODES = 0  # positions searched (the benchmark reads it)
-X_GEN = 1  # generation stamp of the current solve: table entries of older solves are stale
-X_TT_BITS = 2  # log2 of the number of table entries
-X_MODE = 3  # MODE_POINTS or MODE_TRICKS
-X_DECLARER_MAX = 4  # 1: the declarer maximises his gain (suit, Grand); 0: he minimises it (Null)
-X_DECLARER = 5
-X_CONTRACT = 6
-X_HAND = 8  # 3 slots: the cards each seat still holds, as the search plays them
-X_RANK = 16  # 32 slots: a card's order key, power plus 16 for a trump (move ordering)
-X_EFF = X_RANK + 32  # 32 slots: a card's effective suit (0..3, TRUMP)
-X_ORDER_N = X_EFF + 32  # 5 slots: the cards of each effective suit
-X_ORDER = X_ORDER_N + 8  # 5 x 11 slots: the cards of each effective suit, strongest first
-X_BYTE_POINTS = X_ORDER + 5 * 11  # 256 slots: card points of one suit's 8-bit rank mask
-X_SUIT_MASK = X_BYTE_POINTS + 256  # 5 slots: the cards of each effective suit (0..3, TRUMP)
-CTX_SIZE = X_SUIT_MASK + 5
+# (its slots are unsigned, like the frames': Numba checks a signed index for a negative value at
+# every access, and the search reads the hands here at every node; 20% more positions a second
+# measured. Cast a signed offset with ``np.uint64``: uint64 plus int64 is a float64 in Numba)
+X_NODES = np.uint64(0)  # positions searched (the benchmark reads it)
+X_GEN = np.uint64(1)  # generation stamp of the current solve: table entries of older solves are stale
+X_TT_BITS = np.uint64(2)  # log2 of the number of table entries
+X_MODE = np.uint64(3)  # MODE_POINTS or MODE_TRICKS
+X_DECLARER_MAX = np.uint64(4)  # 1: the declarer maximises his gain (suit, Grand); 0: he minimises it (Null)
+X_DECLARER = np.uint64(5)
+X_CONTRACT = np.uint64(6)
+X_HAND = np.uint64(8)  # 3 slots: the cards each seat still holds, as the search plays them
+X_RANK = np.uint64(16)  # 32 slots: a card's order key, power plus 16 for a trump (move ordering)
+X_EFF = X_RANK + np.uint64(32)  # 32 slots: a card's effective suit (0..3, TRUMP)
+X_ORDER_N = X_EFF + np.uint64(32)  # 5 slots: the cards of each effective suit
+X_ORDER = X_ORDER_N + np.uint64(8)  # 5 x 11 slots: the cards of each effective suit, strongest first
+X_BYTE_POINTS = X_ORDER + np.uint64(5 * 11)  # 256 slots: card points of one suit's 8-bit rank mask
+X_SUIT_MASK = X_BYTE_POINTS + np.uint64(256)  # 5 slots: the cards of each effective suit (0..3, TRUMP)
+CTX_SIZE = int(X_SUIT_MASK) + 5
 
 TT_BITS = 20
 FIRST_STEP = 4  # the value search's first step away from its guess
@@ -134,16 +137,16 @@ def begin_solve(ctx, tt, st, T, mode, declarer_max):
     ctx[X_CONTRACT] = contract
     ctx[X_DECLARER] = st[S_DECLARER]
     for seat in range(N_SEATS):
-        ctx[X_HAND + seat] = st[S_HAND + seat]
+        ctx[X_HAND + np.uint64(seat)] = st[S_HAND + seat]
     for card in range(32):
-        ctx[X_RANK + card] = power(T, contract, card) + (16 if eff_suit(T, contract, card) == TRUMP else 0)
-        ctx[X_EFF + card] = eff_suit(T, contract, card)
+        ctx[X_RANK + np.uint64(card)] = power(T, contract, card) + (16 if eff_suit(T, contract, card) == TRUMP else 0)
+        ctx[X_EFF + np.uint64(card)] = eff_suit(T, contract, card)
     for byte in range(256):
         total = 0
         for rank in range(8):
             if (byte >> rank) & 1:
                 total += T[T_POINTS + rank]  # every suit scores its ranks alike
-        ctx[X_BYTE_POINTS + byte] = total
+        ctx[X_BYTE_POINTS + np.uint64(byte)] = total
     for suit in range(5):
         n = 0
         cards = suit_mask(T, contract, suit)
@@ -155,11 +158,11 @@ def begin_solve(ctx, tt, st, T, mode, declarer_max):
                 rest &= rest - 1
                 if power(T, contract, card) > power(T, contract, top):
                     top = card
-            ctx[X_ORDER + 11 * suit + n] = top
+            ctx[X_ORDER + np.uint64(11 * suit + n)] = top
             n += 1
             cards &= ~(np.int64(1) << top)
-        ctx[X_ORDER_N + suit] = n
-        ctx[X_SUIT_MASK + suit] = suit_mask(T, contract, suit)
+        ctx[X_ORDER_N + np.uint64(suit)] = n
+        ctx[X_SUIT_MASK + np.uint64(suit)] = suit_mask(T, contract, suit)
 
 
 @kernel
@@ -172,14 +175,14 @@ def set_mode(ctx, mode, declarer_max):
 
 @hot
 def _remaining(ctx):
-    return ctx[X_HAND] | ctx[X_HAND + 1] | ctx[X_HAND + 2]
+    return ctx[X_HAND] | ctx[X_HAND + np.uint64(1)] | ctx[X_HAND + np.uint64(2)]
 
 
 @hot
 def _points_of(ctx, cards):
     """Card points of a mask, a suit's byte at a time."""
-    return (ctx[X_BYTE_POINTS + (cards & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 8) & 0xFF)]
-            + ctx[X_BYTE_POINTS + ((cards >> 16) & 0xFF)] + ctx[X_BYTE_POINTS + ((cards >> 24) & 0xFF)])
+    return (ctx[X_BYTE_POINTS + np.uint64(cards & 0xFF)] + ctx[X_BYTE_POINTS + np.uint64((cards >> 8) & 0xFF)]
+            + ctx[X_BYTE_POINTS + np.uint64((cards >> 16) & 0xFF)] + ctx[X_BYTE_POINTS + np.uint64((cards >> 24) & 0xFF)])
 
 
 @hot
@@ -214,7 +217,7 @@ def _last_trick_of(ctx, T, leader, h0, h1, h2):
 @kernel
 def _last_trick(ctx, T, leader):
     """The declarer's gain from the last trick (every hand holds one card)."""
-    return _last_trick_of(ctx, T, leader, ctx[X_HAND], ctx[X_HAND + 1], ctx[X_HAND + 2])
+    return _last_trick_of(ctx, T, leader, ctx[X_HAND], ctx[X_HAND + np.uint64(1)], ctx[X_HAND + np.uint64(2)])
 
 
 @hot
@@ -232,9 +235,9 @@ def _two_tricks(ctx, T, leader):
     declarer_max = ctx[X_DECLARER_MAX] != 0
     seat1 = _next(leader)
     seat2 = _next(seat1)
-    hand0 = ctx[X_HAND + leader]
-    hand1 = ctx[X_HAND + seat1]
-    hand2 = ctx[X_HAND + seat2]
+    hand0 = ctx[X_HAND + np.uint64(leader)]
+    hand1 = ctx[X_HAND + np.uint64(seat1)]
+    hand2 = ctx[X_HAND + np.uint64(seat2)]
     max0 = (leader == declarer) == declarer_max
     max1 = (seat1 == declarer) == declarer_max
     max2 = (seat2 == declarer) == declarer_max
@@ -260,7 +263,7 @@ def _two_tricks(ctx, T, leader):
                 line = _gain_of_trick(ctx, points) if winner == declarer else 0
                 played = (np.int64(1) << card0) | (np.int64(1) << card1) | (np.int64(1) << card2)
                 line += _last_trick_of(ctx, T, winner, ctx[X_HAND] & ~played,
-                                       ctx[X_HAND + 1] & ~played, ctx[X_HAND + 2] & ~played)
+                                       ctx[X_HAND + np.uint64(1)] & ~played, ctx[X_HAND + np.uint64(2)] & ~played)
                 value2 = _better(value2, line, max2)
             value1 = _better(value1, value2, max1)
         value0 = _better(value0, value1, max0)
@@ -274,7 +277,7 @@ def _sure_top_trumps(ctx, T, remaining):
     above it lies with the same side, and a trump beats every other suit."""
     contract = ctx[X_CONTRACT]
     n = T[T_N_TRUMPS + contract]
-    declarer_hand = ctx[X_HAND + ctx[X_DECLARER]]
+    declarer_hand = ctx[X_HAND + np.uint64(ctx[X_DECLARER])]
     side = 0
     cards = np.int64(0)
     for k in range(n):
@@ -300,9 +303,9 @@ def _cheapest_points(ctx, T, suit, cards, m):
     total = 0
     if suit != TRUMP:
         left = m
-        i = ctx[X_ORDER_N + suit] - 1
+        i = ctx[X_ORDER_N + np.uint64(suit)] - 1
         while left > 0:
-            card = ctx[X_ORDER + 11 * suit + i]
+            card = ctx[X_ORDER + np.uint64(11 * suit + i)]
             if cards & (np.int64(1) << card):
                 total += T[T_POINTS + card]
                 left -= 1
@@ -338,23 +341,23 @@ def _quick_tricks(ctx, T, remaining, leader):
     and of every other seat the cheapest cards it must follow with (what it may discard
     counts 0)."""
     declarer = ctx[X_DECLARER]
-    hand = ctx[X_HAND + leader]
-    trumps = ctx[X_SUIT_MASK + TRUMP]
+    hand = ctx[X_HAND + np.uint64(leader)]
+    trumps = ctx[X_SUIT_MASK + np.uint64(TRUMP)]
     partner_spare = 10  # plain tricks the leader's partner can follow or discard in
     if leader != declarer:
         for seat in range(N_SEATS):
-            if seat != leader and seat != declarer and ctx[X_HAND + seat] & trumps:
-                partner_spare = popcount(ctx[X_HAND + seat] & ~trumps)
+            if seat != leader and seat != declarer and ctx[X_HAND + np.uint64(seat)] & trumps:
+                partner_spare = popcount(ctx[X_HAND + np.uint64(seat)] & ~trumps)
     gain = 0
     tricks = 0
     for suit in range(5):
-        cards = ctx[X_SUIT_MASK + suit]
+        cards = ctx[X_SUIT_MASK + np.uint64(suit)]
         mine = hand & cards
         if mine == 0:
             continue
         cash = 0  # the leader's cards of the suit above every other remaining one
-        for i in range(ctx[X_ORDER_N + suit]):
-            bit = np.int64(1) << ctx[X_ORDER + 11 * suit + i]
+        for i in range(ctx[X_ORDER_N + np.uint64(suit)]):
+            bit = np.int64(1) << ctx[X_ORDER + np.uint64(11 * suit + i)]
             if remaining & bit == 0:
                 continue
             if mine & bit == 0:
@@ -363,22 +366,22 @@ def _quick_tricks(ctx, T, remaining, leader):
         if suit != TRUMP:
             for seat in range(N_SEATS):
                 opponent = (seat == declarer) != (leader == declarer)
-                if opponent and ctx[X_HAND + seat] & trumps:
-                    cash = min(cash, popcount(ctx[X_HAND + seat] & cards))
+                if opponent and ctx[X_HAND + np.uint64(seat)] & trumps:
+                    cash = min(cash, popcount(ctx[X_HAND + np.uint64(seat)] & cards))
             cash = min(cash, partner_spare)
             partner_spare -= cash
         if cash == 0:
             continue
         tricks += cash
         taken = 0
-        for i in range(ctx[X_ORDER_N + suit]):
-            card = ctx[X_ORDER + 11 * suit + i]
+        for i in range(ctx[X_ORDER_N + np.uint64(suit)]):
+            card = ctx[X_ORDER + np.uint64(11 * suit + i)]
             if taken < cash and mine & (np.int64(1) << card):
                 gain += T[T_POINTS + card]
                 taken += 1
         for seat in range(N_SEATS):
             if seat != leader:
-                theirs = ctx[X_HAND + seat] & cards
+                theirs = ctx[X_HAND + np.uint64(seat)] & cards
                 gain += _cheapest_points(ctx, T, suit, theirs, min(cash, popcount(theirs)))
     return gain if ctx[X_MODE] == MODE_POINTS else tricks
 
@@ -396,7 +399,7 @@ def _future_bounds(ctx, T, remaining, leader, alpha, beta, cash):
     if ctx[X_MODE] == MODE_POINTS:
         high = _points_of(ctx, remaining)
     else:
-        high = popcount(ctx[X_HAND + leader])
+        high = popcount(ctx[X_HAND + np.uint64(leader)])
     sure_declarer = 0
     sure_defenders = 0
     side, cards = _sure_top_trumps(ctx, T, remaining)
@@ -406,7 +409,7 @@ def _future_bounds(ctx, T, remaining, leader, alpha, beta, cash):
         else:
             sure = 0
             for seat in range(N_SEATS):
-                sure = max(sure, popcount(ctx[X_HAND + seat] & cards))
+                sure = max(sure, popcount(ctx[X_HAND + np.uint64(seat)] & cards))
         if side == 1:
             sure_declarer = sure
         else:
@@ -428,13 +431,13 @@ def _table_key(ctx, remaining, leader):
     suit's i-th strongest card maps onto the other's. Their gains differ at most by the points
     of the matched cards (`_point_shift`); in a trick search not at all."""
     h0 = ctx[X_HAND]
-    h1 = ctx[X_HAND + 1]
+    h1 = ctx[X_HAND + np.uint64(1)]
     holders = np.int64(0)
     counts = np.int64(0)
     for suit in range(5):
         n = 0
-        for i in range(ctx[X_ORDER_N + suit]):
-            card = ctx[X_ORDER + 11 * suit + i]
+        for i in range(ctx[X_ORDER_N + np.uint64(suit)]):
+            card = ctx[X_ORDER + np.uint64(11 * suit + i)]
             if (remaining >> card) & 1:
                 holder = 0 if (h0 >> card) & 1 else (1 if (h1 >> card) & 1 else 2)
                 holders = (holders << 2) | holder
@@ -456,16 +459,16 @@ def _point_shift(ctx, T, stored, remaining):
     for suit in range(5):
         i = 0
         j = 0
-        n = ctx[X_ORDER_N + suit]
+        n = ctx[X_ORDER_N + np.uint64(suit)]
         while True:
-            while i < n and not (stored >> ctx[X_ORDER + 11 * suit + i]) & 1:
+            while i < n and not (stored >> ctx[X_ORDER + np.uint64(11 * suit + i)]) & 1:
                 i += 1
-            while j < n and not (remaining >> ctx[X_ORDER + 11 * suit + j]) & 1:
+            while j < n and not (remaining >> ctx[X_ORDER + np.uint64(11 * suit + j)]) & 1:
                 j += 1
             if i >= n or j >= n:
                 break
-            shift += abs(T[T_POINTS + ctx[X_ORDER + 11 * suit + i]]
-                         - T[T_POINTS + ctx[X_ORDER + 11 * suit + j]])
+            shift += abs(T[T_POINTS + ctx[X_ORDER + np.uint64(11 * suit + i)]]
+                         - T[T_POINTS + ctx[X_ORDER + np.uint64(11 * suit + j)]])
             i += 1
             j += 1
     return shift
@@ -475,15 +478,15 @@ def _point_shift(ctx, T, stored, remaining):
 def _mapped_card(ctx, stored, remaining, card):
     """The card of ``remaining`` that ``card`` (of ``stored``) maps onto: the same effective
     suit, the same place in power order among the remaining cards."""
-    suit = ctx[X_EFF + card]
+    suit = ctx[X_EFF + np.uint64(card)]
     place = 0
-    for i in range(ctx[X_ORDER_N + suit]):
-        other = ctx[X_ORDER + 11 * suit + i]
+    for i in range(ctx[X_ORDER_N + np.uint64(suit)]):
+        other = ctx[X_ORDER + np.uint64(11 * suit + i)]
         if other == card:
             break
         place += (stored >> other) & 1
-    for i in range(ctx[X_ORDER_N + suit]):
-        other = ctx[X_ORDER + 11 * suit + i]
+    for i in range(ctx[X_ORDER_N + np.uint64(suit)]):
+        other = ctx[X_ORDER + np.uint64(11 * suit + i)]
         if (remaining >> other) & 1:
             if place == 0:
                 return other
@@ -551,7 +554,7 @@ def _order_moves(F, at, legal, tt_move, ctx, T, n, best, winner_is_mine, last):
     while rest:
         card = lowest_bit_index(rest)
         rest &= rest - 1
-        rank = ctx[X_RANK + card]
+        rank = ctx[X_RANK + np.uint64(card)]
         points = T[T_POINTS + card]
         if n == 0:
             score = 64 * rank + points if ctx[X_DECLARER] == F[at + F_SEAT] else (64 * rank + points if rank < 16 else -64 * rank)
@@ -645,7 +648,7 @@ def _enter(ctx, tt, T, F, at, only):
         remaining = _remaining(ctx)
         if remaining == 0:
             return True, 0
-        if popcount(ctx[X_HAND + leader]) == 1:
+        if popcount(ctx[X_HAND + np.uint64(leader)]) == 1:
             return True, _last_trick(ctx, T, leader)
         if only == ALL_CARDS:
             key, key2 = _table_key(ctx, remaining, leader)
@@ -670,7 +673,7 @@ def _enter(ctx, tt, T, F, at, only):
                     return True, lower
                 alpha = max(alpha, lower)
                 beta = min(beta, upper)
-        if popcount(ctx[X_HAND + leader]) == 2 and only == ALL_CARDS:
+        if popcount(ctx[X_HAND + np.uint64(leader)]) == 2 and only == ALL_CARDS:
             # two tricks left: solved exactly, and stored so (later tests cut on it)
             value = _two_tricks(ctx, T, leader)
             _store_value(ctx, tt, slot, key, key2, remaining, value, -INF, INF, NO_MOVE)
@@ -680,7 +683,7 @@ def _enter(ctx, tt, T, F, at, only):
             return True, high
         if low >= beta:
             return True, low
-    hand = ctx[X_HAND + seat]
+    hand = ctx[X_HAND + np.uint64(seat)]
     contract = ctx[X_CONTRACT]
     if n == 0:
         legal = hand & only
@@ -753,7 +756,7 @@ def search(ctx, tt, T, F, alpha, beta, only):
             n = F[at + F_N]
             leader = F[at + F_LEADER]
             bit = np.int64(1) << card
-            ctx[X_HAND + seat] = F[at + F_HAND] & ~bit
+            ctx[X_HAND + np.uint64(seat)] = F[at + F_HAND] & ~bit
             points = F[at + F_TRICK_POINTS] + T[T_POINTS + card]
             best = F[at + F_BEST]
             win_pos = F[at + F_WIN_POS]
@@ -785,7 +788,7 @@ def search(ctx, tt, T, F, alpha, beta, only):
                 continue
             result += gain
         # a child's value ``result`` comes back to the frame at ``at``
-        ctx[X_HAND + F[at + F_SEAT]] = F[at + F_HAND]
+        ctx[X_HAND + np.uint64(F[at + F_SEAT])] = F[at + F_HAND]
         if F[at + F_MAX]:
             if result > F[at + F_VALUE]:
                 F[at + F_VALUE] = result

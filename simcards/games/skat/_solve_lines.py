@@ -16,6 +16,8 @@ are won or lost, not scored in points: they get no losses.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcards._jit import driver, kernel
 from simcards.cards import popcount
 from simcards.games._state import S_HAND, S_TO_MOVE
@@ -41,7 +43,7 @@ def resume_solve(st, T, ctx, F):
     """The search's root at the position of ``st``, a later point of the line of the current
     solve: its table entries stay valid (no new generation)."""
     for seat in range(N_SEATS):
-        ctx[X_HAND + seat] = st[S_HAND + seat]
+        ctx[X_HAND + np.uint64(seat)] = st[S_HAND + seat]
     set_root(st, T, ctx, F)
 
 
