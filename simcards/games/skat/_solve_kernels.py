@@ -77,7 +77,7 @@ MODE_POINTS, MODE_TRICKS = 0, 1
 
 # ---- the context array ``ctx``: the solve's parameters, the hands as the search plays, counters
 # (its slots are unsigned, like the frames': Numba checks a signed index for a negative value at
-# every access, and the search reads the hands here at every node; 20% more positions a second
+# every access, and the search reads the hands here at every node; 16-18% more positions a second
 # measured. Cast a signed offset with ``np.uint64``: uint64 plus int64 is a float64 in Numba)
 X_NODES = np.uint64(0)  # positions searched (the benchmark reads it)
 X_GEN = np.uint64(1)  # generation stamp of the current solve: table entries of older solves are stale
