@@ -78,6 +78,11 @@ def check_seat(name: str, value: Any, n_seats: int = 4) -> int:
     return int(value)
 
 
+def cards_played(n: int) -> str:
+    """"1 card played", "5 cards played": a state's repr."""
+    return f"{n} card played" if n == 1 else f"{n} cards played"
+
+
 class TrickState:
     """What every game's interactive deal shares: seat to move, hands, the trick in progress,
     legal moves and playing a card. The state is the shared layout (simcards/games/_state.py);

@@ -35,7 +35,7 @@ from simcards.games.doppelkopf.rules import (
 )
 from simcards.games.doppelkopf.scoring import ANNOUNCEMENTS
 from simcards.games.doppelkopf.userbot import SUPPORT as DOPPELKOPF_USER_BOTS
-from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective
 from simcards.games.userbots import PYTHON_KIND
 
@@ -232,7 +232,7 @@ class DoppelkopfState(TrickState):
 
     def __repr__(self) -> str:
         return (f"<doppelkopf deal ({GAME_TYPES[int(self._st[K.S_GAME_TYPE])]}): "
-                f"{len(self.history)} cards played, seat {self.to_move} to move>")
+                f"{cards_played(len(self.history))}, seat {self.to_move} to move>")
 
     @property
     def is_over(self) -> bool:

@@ -11,7 +11,7 @@ from simcards.games.hearts import bots as hbots
 from simcards.games.botspec import BotFamily
 from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
-from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective, check_count
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
@@ -267,7 +267,7 @@ class HeartsState(TrickState):
         self.history: list[tuple[int, str]] = []
 
     def __repr__(self) -> str:
-        return (f"<{self.game.name} deal ({self.phase}): {len(self.history)} cards played, "
+        return (f"<{self.game.name} deal ({self.phase}): {cards_played(len(self.history))}, "
                 f"seat {self.to_move} to move>")
 
     @property

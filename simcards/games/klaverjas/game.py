@@ -11,7 +11,7 @@ from simcards.games.klaverjas import bots as kbots
 from simcards.games.botspec import BotFamily
 from simcards.cards import DECK32, SUITS, parse_suit
 from simcards.errors import UserError
-from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import (
     BenchEntry,
     Game,
@@ -233,7 +233,7 @@ class KlaverjasState(TrickState):
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
-                f"{len(self.history)} cards played, seat {self.to_move} to move>")
+                f"{cards_played(len(self.history))}, seat {self.to_move} to move>")
 
     @property
     def is_over(self) -> bool:

@@ -16,7 +16,7 @@ import polars as pl
 from simcards.games.kraken.bots import CONTRA_BOTS, SCOREBORD_BOTS
 from simcards.cards import DECK32, SUITS, parse_suit
 from simcards.errors import UserError
-from simcards.games.play import check_seat, deal_source, parse_deal
+from simcards.games.play import cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import (
     BenchEntry,
     Game,
@@ -372,7 +372,7 @@ class KrakenState(KlaverjasState):
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
-                f"bid {self.game.bid_names[self.bid]}, {len(self.history)} cards played, "
+                f"bid {self.game.bid_names[self.bid]}, {cards_played(len(self.history))}, "
                 f"seat {self.to_move} to move>")
 
     def result(self) -> dict:

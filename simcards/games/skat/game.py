@@ -10,7 +10,7 @@ import polars as pl
 from simcards.cards import DECK32
 from simcards.errors import UserError
 from simcards.games.botspec import BotFamily
-from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
+from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective, check_count
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play
@@ -410,7 +410,7 @@ class SkatState(TrickState):
         if self.declarer < 0:
             return f"<skat deal: passed in, dealer {self.dealer}>"
         return (f"<skat deal: {contract_name(self.contract)} by seat {self.declarer} at "
-                f"{self.bid}, {len(self.history)} cards played, seat {self.to_move} to move>")
+                f"{self.bid}, {cards_played(len(self.history))}, seat {self.to_move} to move>")
 
     @property
     def is_over(self) -> bool:
