@@ -160,6 +160,82 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+def _key_value(text: str, flag: str) -> tuple[str, object]:
+    """``KEY=VALUE`` of a command-line flag: the value as an int, true/false as a bool, else
+    the text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise UserError(f"{flag} {text!r}: write KEY=VALUE, e.g. {flag} declarer=1")
+    raw = raw.strip()
+    if raw.lower() in ("true", "false"):
+        return key.strip(), raw.lower() == "true"
+    try:
+        return key.strip(), int(raw)
+    except ValueError:
+        return key.strip(), raw
+
+
+def _deal_settings(game, pairs: list[str]) -> dict:
+    """The ``--deal KEY=VALUE`` settings, checked against the ruleset's `deal` arguments."""
+    import inspect
+
+    given = dict(_key_value(pair, "--deal") for pair in pairs)
+    allowed = [name for name in inspect.signature(type(game).deal).parameters
+               if name not in ("self", "hands", "seed", "index", "args", "kwargs")]
+    for key in given:
+        if key not in allowed:
+            raise UserError(f"--deal {key}: {game.name} deals have no setting {key!r}; "
+                            f"settings: {', '.join(allowed)}")
+    return given
+
+
+def _cmd_solve(args) -> int:
+    import time
+
+    from simcards.games import load
+    from simcards.games.protocol import require_solver
+
+    game = load(args.ruleset, **dict(_key_value(pair, "--rule") for pair in args.rule))
+    require_solver(game, "simcards solve")
+    if (args.hands is None) == (args.seed is None or args.index is None) or (
+            args.hands is not None and (args.seed, args.index) != (None, None)):
+        raise UserError("give the deal either as --hands (one quoted list of card codes per "
+                        "seat) or as --seed S --index I (deal I of a run with seed S)")
+    if args.hands is not None and len(args.hands) != game.n_seats:
+        raise UserError(f"--hands: give {game.n_seats} hands, one quoted list of card codes "
+                        f"per seat; got {len(args.hands)}")
+    state = game.deal(hands=args.hands, seed=args.seed, index=args.index,
+                      **_deal_settings(game, args.deal))
+    for code in (args.play or "").split():
+        if state.is_over:
+            raise UserError(f"--play {code}: the deal is over before this card")
+        try:
+            state.play(code)
+        except UserError as exc:
+            raise UserError(f"--play {code}: {exc}") from None
+    print(repr(state).strip("<>"))
+    for seat in game.seats:
+        print(f"  seat {seat}: {' '.join(state.hand(seat))}")
+    if state.is_over:
+        raise UserError("the deal is over (or was passed in): there is no card play left to "
+                        "solve; give fewer --play cards")
+    if state.trick:
+        print(f"  trick so far: {' '.join(state.trick)}")
+    print(f"  seat {state.to_move} to play; legal: {' '.join(state.legal_moves())}")
+    print("solving with all hands open ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    findings = game.perfect_play_judge(state).findings(state)
+    seconds = time.perf_counter() - start
+    print(f"perfect play from here, both sides ({seconds:.2g} s):")
+    for label, value in findings.items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, int):
+            value = f"{value:,}"
+        print(f"  {label}: {value}")
+    return 0
+
+
 def _print_perfect_play(story: dict) -> None:
     """The replay's perfect-play lines: the value at the start and as played, and who gave away
     what (each card that did is marked "(-n, best ...)" in its trick)."""
@@ -298,6 +374,35 @@ def build_parser() -> argparse.ArgumentParser:
                    "fraction of a second in Klaverjassen; in Skat about a second, up to 10 s for "
                    "the hardest games)")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("solve", help="solve a deal or position with all hands open",
+                       description="Perfect play with all hands open (double dummy) from a deal "
+                       "or a later position: the value for the declaring side, the best cards "
+                       "of the seat to move and the value after each of its legal cards. "
+                       "Rulesets with a solver: Klaverjassen, Kraken, Skat. Examples: simcards "
+                       "solve klaverjas-rotterdam --seed 1 --index 0 --play 'QD'; simcards "
+                       "solve klaverjas-rotterdam --hands '7D JD KD AD 8H KH 9S 10S' "
+                       "'10C KC QD 9H 10H JH AH QS' '7C 8C QC 10D 7H QH 7S JS' "
+                       "'9C JC AC 8D 9D 8S KS AS' --deal trump=H --deal declarer=1; simcards "
+                       "solve skat --seed 1 --index 4. A Klaverjassen deal solves in "
+                       "milliseconds, a Skat game in about a second (up to 10 s).")
+    p.add_argument("ruleset", help="a ruleset with a solver, e.g. klaverjas-rotterdam, kraken-contra, skat")
+    p.add_argument("--hands", nargs="+", metavar="CARDS",
+                   help="the dealt hands, one quoted list of card codes per seat, seat 0 first "
+                   "(without it: --seed and --index)")
+    p.add_argument("--seed", type=int, metavar="S", help="with --index: deal I of a run with seed S")
+    p.add_argument("--index", type=int, metavar="I", help="the deal_index (see --seed)")
+    p.add_argument("--deal", action="append", default=[], metavar="KEY=VALUE",
+                   help="a setting of the deal, repeatable: Klaverjassen and Kraken trump=H, "
+                   "declarer=1, dealer=0; Skat contract=spades (or grand, null, ...), declarer, "
+                   "bid, hand=true, discard='7D 8D', skat='...', schneider, schwarz, ouvert. "
+                   "Left out, the heuristic bots choose the contract as a run would")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="a ruleset option, repeatable, e.g. table_roem=false (simcards rulesets NAME)")
+    p.add_argument("--play", metavar="CARDS",
+                   help="cards played since the start of play, in order (quoted, e.g. '10C 7C "
+                   "AC'): solve from the position they reach")
+    p.set_defaults(func=_cmd_solve)
 
     p = _report_command(sub, "tournament", _cmd_tournament,
                         "rate bots against each other with rotated seats",

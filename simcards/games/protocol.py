@@ -40,6 +40,7 @@ What it implements:
   by card and reproduces the row. `trick_record` may add per-trick fields. With
   ``perfect_play=True`` each card also gets what it gave away against perfect play, from the
   game's `perfect_play_judge` (rulesets with a double-dummy solver; the others refuse).
+  `simcards solve` asks the same judge for its `findings` from a position given by hand.
 - ``parties(deals)``: party id per seat of every deal row.
 - ``result_row(state)``: the deal-row fields a finished interactive deal determines, named as
   the columns, so a replay can be checked against the row it reproduces.
@@ -106,8 +107,8 @@ class Objective:
 
 class PerfectPlayJudge:
     """Values the positions of one deal under perfect play, for a replay that says what each
-    card gave away (a ruleset with a double-dummy solver returns one from
-    `Game.perfect_play_judge`). ``unit`` names the value in words ("points of margin")."""
+    card gave away and for ``simcards solve`` (a ruleset with a double-dummy solver returns one
+    from `Game.perfect_play_judge`). ``unit`` names the value in words ("points of margin")."""
 
     unit: str = ""
 
@@ -122,6 +123,12 @@ class PerfectPlayJudge:
 
     def best(self, state) -> tuple[str, ...]:
         """The cards of the seat to move that keep the perfect-play value."""
+        raise NotImplementedError
+
+    def findings(self, state) -> dict[str, Any]:
+        """Everything the solver finds from ``state`` (not over), for ``simcards solve``: a label
+        in words for each finding, in the order to print them; values are numbers, yes/no
+        booleans or text."""
         raise NotImplementedError
 
 
@@ -451,9 +458,9 @@ def solver_rulesets() -> list[str]:
             if game_class(name).perfect_play_judge is not Game.perfect_play_judge]
 
 
-def require_solver(game: Game) -> None:
-    """UserError unless ``game`` has a double-dummy solver (a `perfect_play_judge`)."""
+def require_solver(game: Game, asked_by: str = "--perfect-play") -> None:
+    """UserError unless ``game`` has a double-dummy solver (a `perfect_play_judge`);
+    ``asked_by`` names what needs it."""
     if type(game).perfect_play_judge is Game.perfect_play_judge:
-        raise UserError(f"--perfect-play: {game.name} has no double-dummy solver to judge its "
-                        f"cards against perfect play; rulesets with one: "
-                        f"{', '.join(solver_rulesets())}")
+        raise UserError(f"{asked_by}: {game.name} has no double-dummy solver to play it "
+                        f"perfectly; rulesets with one: {', '.join(solver_rulesets())}")

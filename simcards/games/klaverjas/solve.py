@@ -139,6 +139,19 @@ class LineJudge(PerfectPlayJudge):
     def best(self, state) -> tuple[str, ...]:
         return self.solver.best(state)
 
+    def findings(self, state) -> dict:
+        s = self.solver.solve(state, values=True)
+        team = state.declarer & 1
+        return {
+            f"final margin of the declaring team (team {team}: seats {team} and {team + 2})": s.margin,
+            "the declaring team is nat": s.nat,
+            f"best cards for seat {state.to_move}": " ".join(s.best),
+            "final margin after each legal card": ", ".join(f"{c} {v}" for c, v in s.values.items()),
+            "card points on one perfect line (team 0, team 1)": f"{s.points[0]}, {s.points[1]}",
+            "roem on that line as the ruleset counts it, pit bonus included (team 0, team 1)": f"{s.roem[0]}, {s.roem[1]}",
+            "positions searched": s.nodes,
+        }
+
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
     """Solve the deal of a Klaverjassen or Kraken ``state`` (from ``game.deal(...)``) from its

@@ -192,6 +192,26 @@ class LineJudge(PerfectPlayJudge):
     def best(self, state) -> tuple[str, ...]:
         return self.solver.best(state)
 
+    def findings(self, state) -> dict:
+        s = self.solver.solve(state, values=True)
+        best = {f"best cards for seat {state.to_move}": " ".join(s.best)}
+        after = ", ".join(f"{c} {v}" for c, v in s.values.items())
+        if self.null:
+            return {"the declarer wins the Null game (takes no trick)": s.wins, **best,
+                    "after each legal card (1: the declarer still wins)": after,
+                    "positions searched": s.nodes}
+        return {
+            "the declarer's final card points (the Skat included)": s.points,
+            "the declarer wins the game": s.wins,
+            **best,
+            "the declarer's final card points after each legal card": after,
+            "Schneider (the declarer takes 90 or more)": s.schneider,
+            "the declarer is Schneider (30 or fewer)": s.defenders_schneider,
+            "Schwarz (the declarer takes every trick)": s.schwarz,
+            "the declarer takes no trick": s.defenders_schwarz,
+            "positions searched": s.nodes,
+        }
+
 
 def solve(state, *, values: bool = False, solver: Solver | None = None) -> Solution:
     """Solve the deal of a Skat ``state`` (from ``game.deal(...)``) from its current position.
