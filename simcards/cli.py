@@ -222,7 +222,8 @@ def _cmd_solve(args) -> int:
     if state.trick:
         print(f"  trick so far: {' '.join(state.trick)}")
     print(f"  seat {state.to_move} to play; legal: {' '.join(state.legal_moves())}")
-    print("solving with all hands open ...", file=sys.stderr, flush=True)
+    print("solving with all hands open (the first solve after an install compiles the solver, "
+          "up to a minute) ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
     findings = game.perfect_play_judge(state).findings(state)
     seconds = time.perf_counter() - start
@@ -375,17 +376,20 @@ def build_parser() -> argparse.ArgumentParser:
                    "the hardest games)")
     p.set_defaults(func=_cmd_replay)
 
-    p = sub.add_parser("solve", help="solve a deal or position with all hands open",
-                       description="Perfect play with all hands open (double dummy) from a deal "
-                       "or a later position: the value for the declaring side, the best cards "
-                       "of the seat to move and the value after each of its legal cards. "
-                       "Rulesets with a solver: Klaverjassen, Kraken, Skat. Examples: simcards "
-                       "solve klaverjas-rotterdam --seed 1 --index 0 --play 'QD'; simcards "
-                       "solve klaverjas-rotterdam --hands '7D JD KD AD 8H KH 9S 10S' "
-                       "'10C KC QD 9H 10H JH AH QS' '7C 8C QC 10D 7H QH 7S JS' "
-                       "'9C JC AC 8D 9D 8S KS AS' --deal trump=H --deal declarer=1; simcards "
-                       "solve skat --seed 1 --index 4. A Klaverjassen deal solves in "
-                       "milliseconds, a Skat game in about a second (up to 10 s).")
+    p = sub.add_parser(
+        "solve", help="solve a deal or position with all hands open",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Perfect play with all hands open (double dummy) from a deal or a later position:\n"
+        "the value for the declaring side, the best cards of the seat to move and the value after\n"
+        "each of its legal cards. Rulesets with a solver: Klaverjassen, Kraken, Skat. A Klaverjassen\n"
+        "or Kraken position solves in well under a second, a Skat game in about a second (up to 10 s).\n\n"
+        "examples:\n"
+        "  simcards solve klaverjas-rotterdam --seed 1 --index 0 --play 'QD'\n"
+        "  simcards solve klaverjas-rotterdam --deal trump=H --deal declarer=1 --hands \\\n"
+        "      '7D JD KD AD 8H KH 9S 10S' '10C KC QD 9H 10H JH AH QS' \\\n"
+        "      '7C 8C QC 10D 7H QH 7S JS' '9C JC AC 8D 9D 8S KS AS'\n"
+        "  simcards solve kraken-contra --seed 3 --index 2 --rule hand_roem_needs_trick=false\n"
+        "  simcards solve skat --seed 1 --index 4 --deal contract=grand --deal hand=true")
     p.add_argument("ruleset", help="a ruleset with a solver, e.g. klaverjas-rotterdam, kraken-contra, skat")
     p.add_argument("--hands", nargs="+", metavar="CARDS",
                    help="the dealt hands, one quoted list of card codes per seat, seat 0 first "
@@ -393,10 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, metavar="S", help="with --index: deal I of a run with seed S")
     p.add_argument("--index", type=int, metavar="I", help="the deal_index (see --seed)")
     p.add_argument("--deal", action="append", default=[], metavar="KEY=VALUE",
-                   help="a setting of the deal, repeatable: Klaverjassen and Kraken trump=H, "
-                   "declarer=1, dealer=0; Skat contract=spades (or grand, null, ...), declarer, "
-                   "bid, hand=true, discard='7D 8D', skat='...', schneider, schwarz, ouvert. "
-                   "Left out, the heuristic bots choose the contract as a run would")
+                   help="a setting of the deal, repeatable: Klaverjassen trump=H, declarer=1, "
+                   "dealer=0; Kraken trump, bid, dealer; Skat contract=spades (or grand, null, "
+                   "...), declarer, bid, hand=true, discard='7D 8D', skat='...', schneider, "
+                   "schwarz, ouvert. Left out, the heuristic bots choose the contract as a run "
+                   "would")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="a ruleset option, repeatable, e.g. table_roem=false (simcards rulesets NAME)")
     p.add_argument("--play", metavar="CARDS",
