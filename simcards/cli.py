@@ -175,6 +175,20 @@ def _key_value(text: str, flag: str) -> tuple[str, object]:
         return key.strip(), raw
 
 
+def _rule_options(ruleset: str, pairs: list[str]) -> dict:
+    """The ``--rule KEY=VALUE`` options; a list option takes its items space- or
+    comma-separated (``hand_roem_suit_order='S H C D'``)."""
+    from simcards.games import game_class
+
+    lists = {opt.name for opt in game_class(ruleset).option_specs
+             if isinstance(opt.default, (list, tuple))}
+    options = dict(_key_value(pair, "--rule") for pair in pairs)
+    for key in lists & options.keys():
+        if isinstance(options[key], str):
+            options[key] = options[key].replace(",", " ").split()
+    return options
+
+
 def _deal_settings(game, pairs: list[str]) -> dict:
     """The ``--deal KEY=VALUE`` settings, checked against the ruleset's `deal` arguments."""
     import inspect
@@ -195,10 +209,10 @@ def _cmd_solve(args) -> int:
     from simcards.games import load
     from simcards.games.protocol import require_solver
 
-    game = load(args.ruleset, **dict(_key_value(pair, "--rule") for pair in args.rule))
+    game = load(args.ruleset, **_rule_options(args.ruleset, args.rule))
     require_solver(game, "simcards solve")
-    if (args.hands is None) == (args.seed is None or args.index is None) or (
-            args.hands is not None and (args.seed, args.index) != (None, None)):
+    by_seed = args.seed is not None or args.index is not None
+    if (args.hands is not None) == by_seed or (by_seed and None in (args.seed, args.index)):
         raise UserError("give the deal either as --hands (one quoted list of card codes per "
                         "seat) or as --seed S --index I (deal I of a run with seed S)")
     if args.hands is not None and len(args.hands) != game.n_seats:

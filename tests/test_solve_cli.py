@@ -108,6 +108,9 @@ def test_a_skat_null_game_declared_on_the_command_line(capsys):
     (["klaverjas-rotterdam", "--seed", "1", "--index", "0", "--rule", "table_roem=maybe"],
      ["table_roem", "true or false"]),
     (["skat", "--hands", "JC", "JS", "JH"], ["hand 0 has 1 cards", "10"]),
+    (["kraken-contra", "--seed", "3", "--index", "2", "--rule", "hand_roem_suit_order=S,H,C"],
+     ["hand_roem_suit_order", "the four suits"]),
+    (["no-such-game", "--seed", "1", "--index", "0"], ["unknown ruleset", "klaverjas-rotterdam"]),
 ])
 def test_bad_input_is_refused_with_exit_2(capsys, args, needles):
     code, out, err = _solve(capsys, *args)
@@ -115,6 +118,19 @@ def test_bad_input_is_refused_with_exit_2(capsys, args, needles):
     assert err.startswith("simcards: error: ") and "Traceback" not in err
     for needle in needles:
         assert needle in err, (needle, err)
+
+
+def test_rule_options_reach_the_solver(capsys):
+    """``--rule`` sets the ruleset's options, a list option from space-separated items."""
+    code, out, _ = _solve(capsys, "klaverjas-rotterdam", "--hands", *ALL_TRUMPS, "--deal", "trump=H",
+                          "--deal", "declarer=0", "--rule", "table_roem=false", "--rule", "pit_bonus=0")
+    assert code == 0
+    assert _findings(out)["final margin of the declaring team (team 0: seats 0 and 2)"] == "162"
+    code, out, _ = _solve(capsys, "kraken-contra", "--seed", 3, "--index", 2,
+                          "--rule", "hand_roem_suit_order=H S C D")
+    game = simcards.load("kraken-contra", hand_roem_suit_order=["H", "S", "C", "D"])
+    want = klaverjas_solve(game.deal(seed=3, index=2))
+    assert code == 0 and f": {want.margin}\n" in out
 
 
 def test_solving_after_the_last_card_is_refused(capsys):
