@@ -220,8 +220,10 @@ def main(argv: list[str] | None = None) -> int:
             target = (f"; target median {row['solve_target_ms']:g} ms"
                       if "solve_target_ms" in row else "")
             best_of = f", each the fastest of {row['repeats']} runs" if row.get("repeats", 1) > 1 else ""
-            line = (f"  {ruleset:22s} solve median {row['solve_median_ms']:.1f} ms, p95 "
-                    f"{row['solve_p95_ms']:.1f} ms ({row['deals']} deals{best_of}{target}), "
+            line = (f"  {ruleset:22s} solve median {row['solve_median_ms']:.3g} ms "
+                    f"(95% interval {row['solve_median_lo_ms']:.3g}-{row['solve_median_hi_ms']:.3g}), "
+                    f"p95 {row['solve_p95_ms']:.3g} ms ({row['deals']} deals{best_of}{target}), "
+                    f"median {row['positions_median']:,} positions, "
                     f"{row['positions_per_s']:,} positions/s")
             if "pimc_deals_per_s" in row:  # a game without a search bot reports the solver only
                 pimc_target = (f" (target {row['pimc_target_deals_per_s']:g})"

@@ -22,6 +22,27 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
+def median_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """(median, lo, hi): the median of ``values`` and its distribution-free interval of at least
+    ``level`` coverage, from the order statistics: the count of values below the true median is
+    binomial (n, 1/2), so [x(j), x(n-1-j)] (0-based) holds it unless that count is below j or
+    above n-1-j. Timings are skewed and few, so a normal interval would not fit them."""
+    ordered = sorted(float(v) for v in values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("median_interval needs at least one value")
+    middle = n // 2
+    median = ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    tail = (1 - level) / 2
+    j, below = 0, 0.0  # the widest interval when even j = 0 misses the level (n < 8 at 95%)
+    for k in range(middle):
+        below += math.comb(n, k) / 2 ** n  # P(count <= k)
+        if below > tail:
+            break
+        j = k
+    return median, ordered[j], ordered[n - 1 - j]
+
+
 def _wilson_exprs(p: pl.Expr, total: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
     """(lo, hi) of the Wilson interval of rate ``p`` over ``total`` trials, as expressions."""
     denom = 1 + z * z / total

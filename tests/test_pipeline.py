@@ -232,6 +232,8 @@ def test_bench_json_is_one_object(capsys):
     assert data["kernel"]["klaverjas-rotterdam"]["heuristic"] > 0
     solver = data["solver"]["klaverjas-rotterdam"]
     assert solver["repeats"] == 3 and solver["solve_median_ms"] > 0 and solver["pimc_deals_per_s"] > 0
+    assert solver["solve_median_lo_ms"] <= solver["solve_median_ms"] <= solver["solve_median_hi_ms"]
+    assert solver["deals"] == 40 and solver["positions_median"] > 0
 
 
 @pytest.mark.parametrize("double_dummy,warned", [(False, True), (True, False)])

@@ -41,6 +41,9 @@ What it implements:
   ``perfect_play=True`` each card also gets what it gave away against perfect play, from the
   game's `perfect_play_judge` (rulesets with a double-dummy solver; the others refuse).
   `simcards solve` asks the same judge for its `findings` from a position given by hand.
+- ``perfect_play_bench(quick)`` (rulesets with a solver, optional): the solver's figures for
+  `scripts/bench.py`, a dict with at least ``deals`` and the keys of `solver_bench_figures`,
+  and ``pimc_deals_per_s`` where a search bot exists.
 - ``parties(deals)``: party id per seat of every deal row.
 - ``result_row(state)``: the deal-row fields a finished interactive deal determines, named as
   the columns, so a replay can be checked against the row it reproduces.
@@ -77,6 +80,7 @@ from simcards.games.botspec import BotFamily, resolve_bots
 from simcards.games.columns import Column, to_frame
 from simcards.games.options import Option, resolve_options
 from simcards.rng import MAX_DEALS_PER_MATCH
+from simcards.stats import median_interval
 
 
 INT64_MAX = 2**63 - 1  # seeds, indices and counts go to the kernels as int64
@@ -464,3 +468,16 @@ def require_solver(game: Game, asked_by: str = "--perfect-play") -> None:
     if type(game).perfect_play_judge is Game.perfect_play_judge:
         raise UserError(f"{asked_by}: {game.name} has no double-dummy solver to play it "
                         f"perfectly; rulesets with one: {', '.join(solver_rulesets())}")
+
+
+def solver_bench_figures(seconds, positions) -> dict:
+    """A `perfect_play_bench`'s solve figures from per-deal times (s) and positions searched:
+    the median time with its 95% interval (solve times are skewed: the median of 60 Rotterdam
+    deals has an interval from an eighth below it to half above), the 95th percentile, positions a
+    second, and the median positions, which do not depend on the machine."""
+    median, lo, hi = median_interval(seconds)
+    return {"solve_median_ms": round(1e3 * median, 2),
+            "solve_median_lo_ms": round(1e3 * lo, 2), "solve_median_hi_ms": round(1e3 * hi, 2),
+            "solve_p95_ms": round(1e3 * float(np.percentile(seconds, 95)), 2),
+            "positions_per_s": round(sum(positions) / max(sum(seconds), 1e-12)),
+            "positions_median": round(float(np.median(positions)))}

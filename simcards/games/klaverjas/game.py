@@ -80,7 +80,7 @@ class KlaverjasGame(Game):
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench
 
-        return bench(self, deals=20 if quick else 60, pimc_deals=5 if quick else 20)
+        return bench(self, deals=40 if quick else 400, pimc_deals=5 if quick else 20)
 
     def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
         """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards

@@ -32,7 +32,7 @@ from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import _solve_lines as SL
 from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
-from simcards.games.protocol import PerfectPlayJudge
+from simcards.games.protocol import PerfectPlayJudge, solver_bench_figures
 
 
 @dataclass(frozen=True)
@@ -241,19 +241,16 @@ def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: in
         return margin, int(ctx[SK.X_NODES]) - before
 
     solve_deal(0)  # load the compiled kernels
-    times, positions = [], 0
+    times, positions = [], []
     for k in range(deals):
         seconds, (_, nodes) = fastest(lambda: solve_deal(k))
         times.append(seconds)
-        positions += nodes
+        positions.append(nodes)
     pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
     game.simulate_chunk(1, seed=seed + 1, bots=pimc)
     pimc_seconds, _ = fastest(lambda: game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc))
     made = pimc_deals * (game.options.get("deals_per_match", 1) if game.unit == "match" else 1)
-    return {"deals": deals, "repeats": repeats,
-            "solve_median_ms": round(1e3 * float(np.median(times)), 2),
-            "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
-            "positions_per_s": round(positions / sum(times)),
+    return {"deals": deals, "repeats": repeats, **solver_bench_figures(times, positions),
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
             "pimc_deals_per_s": round(made / pimc_seconds, 3),
             "solve_target_ms": 2, "pimc_target_deals_per_s": 5}  # issue 14's targets

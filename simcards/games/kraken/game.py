@@ -137,7 +137,7 @@ class KrakenGame(Game):
         """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
         from simcards.games.klaverjas.solve import bench
 
-        return bench(self, deals=20 if quick else 60, pimc_deals=1 if quick else 2)
+        return bench(self, deals=40 if quick else 400, pimc_deals=1 if quick else 2)
 
     def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
         """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards in

@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
-from simcards.games.protocol import PerfectPlayJudge
+from simcards.games.protocol import PerfectPlayJudge, solver_bench_figures
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _solve_kernels as SK
 from simcards.games.skat.rules import N_TRICKS, NULL, PASSED
@@ -307,19 +307,17 @@ def bench(game, deals: int = 60, seed: int = 5, pimc_deals: int = 20) -> dict:
     frame = game.simulate(deals, seed=seed)
     frame = frame.filter(pl.col("contract") != PASSED)
     perfect_play(game, frame.head(1))  # load the compiled kernels
-    times, positions = [], 0
+    times, positions = [], []
     for k in range(frame.height):
         t0 = time.process_time()
         _, _, nodes = perfect_play(game, frame.slice(k, 1))
         times.append(time.process_time() - t0)
-        positions += int(nodes[0])
+        positions.append(int(nodes[0]))
     pimc = ["pimc"] + ["heuristic"] * (game.n_seats - 1)
     game.simulate_chunk(1, seed=seed + 1, bots=pimc)  # load the compiled kernels
     t0 = time.process_time()
     game.simulate_chunk(pimc_deals, seed=seed + 1, bots=pimc)
     pimc_seconds = time.process_time() - t0
-    return {"deals": frame.height, "solve_median_ms": round(1e3 * float(np.median(times)), 2),
-            "solve_p95_ms": round(1e3 * float(np.percentile(times, 95)), 2),
-            "positions_per_s": round(positions / max(sum(times), 1e-9)),
+    return {"deals": frame.height, **solver_bench_figures(times, positions),
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
             "pimc_deals_per_s": round(pimc_deals / pimc_seconds, 3)}
