@@ -211,9 +211,10 @@ def bot_margins(deals) -> np.ndarray:
 
 
 def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: int = 3) -> dict:
-    """Solver and pimc figures of ``game`` on one core (process time): the median and 95th
-    percentile of a full-deal solve (the deals of a heuristic run, from the start of play),
-    positions searched per second, and pimc deals per second with one pimc seat at its default
+    """Solver and pimc figures of ``game`` on one core (process time): the median (with its 95%
+    interval) and 95th percentile of a full-deal solve (the deals of a heuristic run, from the
+    start of play), positions searched per second and their median (`solver_bench_figures`),
+    and pimc deals per second with one pimc seat at its default
     ``samples`` against three heuristic bots. Each deal's solve and the pimc run are timed
     ``repeats`` times and the fastest counts: on a shared machine what runs beside the
     benchmark only ever slows it, by up to 2x, so the fastest run is the closest to the code's
