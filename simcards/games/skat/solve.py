@@ -302,8 +302,9 @@ def bench(game, deals: int = 60, seed: int = 5, pimc_deals: int = 20) -> dict:
     """Solver figures of ``game`` on one core (process time): the median (with its 95%
     interval) and 95th percentile of a full-deal solve (the played games of a heuristic run,
     from the start of play: exact points and the win for suit and Grand, the win for Null),
-    positions searched per second and their median, and pimc deals per second (every deal of a run, passed-in ones included) with one pimc seat
-    at its default ``samples`` against two heuristic bots."""
+    positions searched per second and their median, and pimc deals per second (every deal of
+    a run, passed-in ones included) with one pimc seat at its default ``samples`` against two
+    heuristic bots."""
     frame = game.simulate(deals, seed=seed)
     frame = frame.filter(pl.col("contract") != PASSED)
     perfect_play(game, frame.head(1))  # load the compiled kernels
