@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+import simcards
 from simcards.cli import build_parser, main
 from simcards.docs import (
     BENCH_MARKER,
@@ -27,6 +29,9 @@ from simcards.docs import (
     rules_section,
 )
 from simcards.games import game_class, rulesets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import browser  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -147,7 +152,7 @@ def test_bench_json_is_stamped():
     from simcards.bench import build_id
 
     stamp = build_id()
-    assert re.fullmatch(r"[0-9a-f]{40}(-dirty)?", stamp) or stamp == __import__("simcards").__version__
+    assert re.fullmatch(r"[0-9a-f]{40}(-dirty)?", stamp) or stamp == simcards.__version__
 
 
 def test_docs_name_every_ruleset_and_command():
@@ -188,8 +193,19 @@ def test_example_configs_run_as_they_are(config, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="the docs extra is not installed")
-def test_site_builds_strict(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                          str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
-                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=600)
+def test_site_builds_strict_and_loads_in_a_browser(tmp_path):
+    """`mkdocs build --strict`, then (with Chromium) the home page, a ruleset page and the
+    columns page served on localhost: no console error, no missing image, every navigation link
+    answers, and no link of any page leads outside the site or nowhere."""
+    site = tmp_path / "site"
+    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+                         cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
+    assert not browser.broken_links(site)
+    if browser.CHROMIUM is None:
+        pytest.skip("no Chromium: the pages were built but not loaded")
+    result = browser.check_site(site, ["index.html", "rulesets/skat.html", "columns.html"])
+    for page, seen in result["pages"].items():
+        assert seen["problems"] == [], (page, seen["problems"])
+    assert result["nav_links"] >= len(PAGES) and result["broken_nav"] == []
