@@ -107,6 +107,31 @@ def _ms(value: float) -> str:
     return f"{value:.3g}"
 
 
+def _bench_section(title: str, intro: str, columns: list[str], rows: list[list[str]],
+                   labels: int = 1) -> list[str]:
+    """One performance table: a heading, what it measures, and its rows (the first ``labels``
+    columns left aligned, the figures right aligned); nothing when there are no rows."""
+    if not rows:
+        return []
+    align = "|" + "---|" * labels + "---:|" * (len(columns) - labels)
+    return [f"### {title}", "", intro, "", "| " + " | ".join(columns) + " |", align,
+            *("| " + " | ".join(row) + " |" for row in rows), ""]
+
+
+def _solver_row(ruleset: str, row: dict) -> list[str]:
+    median = _ms(row["solve_median_ms"])
+    if "solve_target_ms" in row:
+        median += f"; target {row['solve_target_ms']:g}"
+    pimc = "-"
+    if "pimc_deals_per_s" in row:
+        pimc = f"{row['pimc_deals_per_s']:.2f} ({row['pimc_samples']} samples)"
+        if "pimc_target_deals_per_s" in row:
+            pimc += f"; target {row['pimc_target_deals_per_s']:g}"
+    return [f"`{ruleset}`", f"{row['deals']:,}", median,
+            f"{_ms(row['solve_median_lo_ms'])}-{_ms(row['solve_median_hi_ms'])}", _ms(row["solve_p95_ms"]),
+            _number(row["positions_median"]), _number(row["positions_per_s"]), pimc]
+
+
 def bench_markdown(bench: dict) -> str:
     """Markdown tables of one ``simcards bench --json`` result: its stamp (commit, date,
     machine), kernel deals per second against the targets, OpenSpiel side by side, user bots,
@@ -114,82 +139,62 @@ def bench_markdown(bench: dict) -> str:
     out = [f"Measured at commit `{bench.get('commit', '?')}` on {bench.get('date', '?')} "
            f"(simcards {bench.get('simcards_version', '?')}, {bench.get('cpu_count', '?')} cores"
            + (", `--quick`: short timings" if bench.get("quick") else "") + ").", ""]
-    kernel, frame, targets = bench.get("kernel", {}), bench.get("with_frame", {}), bench.get("targets", {})
-    if kernel:
-        out += ["### Deals per second per core", "",
-                "One process, heuristic or random bots at every seat. *Kernel* times the compiled "
-                "batch loop alone, *with frame* adds the polars frame every worker makes per chunk; "
-                "a target is checked against the kernel figure.", "",
-                "| ruleset | bots | kernel | with frame | target |", "|---|---|---:|---:|---:|"]
-        for ruleset, rows in kernel.items():
-            for bots, rate in rows.items():
-                target = targets.get(ruleset, {}).get(bots)
-                mark = "" if target is None else (f"{target:,} " + ("(met)" if rate >= target else "(missed)"))
-                out.append(f"| `{ruleset}` | {bots} | {_number(rate)} | "
-                           f"{_number(frame.get(ruleset, {}).get(bots))} | {mark} |")
-        out.append("")
-    openspiel = bench.get("openspiel", {})
-    if openspiel:
-        out += ["### Against OpenSpiel", "",
-                "Uniform random play through OpenSpiel's Python API beside simcards' random bots "
-                "(with frame), in the same process.", "",
-                "| ruleset | OpenSpiel deals/s | simcards deals/s | ratio |", "|---|---:|---:|---:|"]
-        for ruleset, row in openspiel.items():
-            out.append(f"| `{ruleset}` | {_number(row['openspiel_random_deals_per_s'], 1)} | "
-                       f"{_number(row['simcards_random_deals_per_s'])} | {row['ratio']:,.0f}x |")
-        out.append("")
-    user = bench.get("user_bots", {})
-    if user:
-        out += ["### User bots", "",
-                "Process time, best of three; units are deals, or matches where a run counts them. "
-                "*Python overhead*: what simcards adds per decision around an empty Python bot. "
-                "*Numba copy*: a Numba user bot that copies the heuristic, beside the built-in "
-                "heuristic. *Build*: compiling the Numba bot's loop (once per worker and table) and "
-                "the Python bots' loops (once per machine, then cached).", "",
-                "| ruleset | Python overhead (µs/decision) | Numba copy units/s | heuristic units/s | "
-                "ratio | build Numba (s) | build Python (s) |", "|---|---:|---:|---:|---:|---:|---:|"]
-        for ruleset, row in user.items():
-            build = row.get("build_seconds", {})
-            out.append(f"| `{ruleset}` | {row['python_overhead_us_per_decision']:.1f} | "
-                       f"{_number(row['numba_copy_units_per_s'])} | {_number(row['heuristic_units_per_s'])} | "
-                       f"{row['numba_vs_heuristic']:.0%} | {build.get('numba', 0):.1f} | "
-                       f"{build.get('python', 0):.1f} |")
-        out.append("")
-    solver = bench.get("solver", {})
-    if solver:
-        out += ["### Perfect play", "",
-                "A full deal solved from the start of play with all hands open, one core: the median "
-                "time with its 95% interval, the 95th percentile, the median positions searched "
-                "(which no machine changes) and positions per second; and the search bot (pimc, one "
-                "seat) in deals per second, each with its target where the game names one.", "",
-                "| ruleset | deals | median (ms) | 95% interval (ms) | p95 (ms) | median positions | "
-                "positions/s | pimc deals/s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for ruleset, row in solver.items():
-            pimc = (f"{row['pimc_deals_per_s']:.2f} ({row['pimc_samples']} samples)"
-                    if "pimc_deals_per_s" in row else "-")
-            if "pimc_target_deals_per_s" in row:
-                pimc += f"; target {row['pimc_target_deals_per_s']:g}"
-            median = _ms(row["solve_median_ms"])
-            if "solve_target_ms" in row:
-                median += f"; target {row['solve_target_ms']:g}"
-            out.append(f"| `{ruleset}` | {row['deals']:,} | {median} | "
-                       f"{_ms(row['solve_median_lo_ms'])}-{_ms(row['solve_median_hi_ms'])} | "
-                       f"{_ms(row['solve_p95_ms'])} | {_number(row['positions_median'])} | "
-                       f"{_number(row['positions_per_s'])} | {pimc} |")
-        out.append("")
-    e2e = bench.get("end_to_end", [])
-    if e2e:
-        out += ["### End to end", "",
-                "`simcards run` of the demo config in a fresh process: deals per second over the "
-                "whole run, the kernel's rate per worker, the efficiency (end to end over kernel "
-                "times workers), Parquet bytes per deal and the peak memory of the process tree.", "",
-                "| deals | workers | deals/s | kernel deals/s per worker | efficiency | bytes/deal | "
-                "peak memory (MiB) |", "|---:|---:|---:|---:|---:|---:|---:|"]
-        for row in e2e:
-            out.append(f"| {row['deals']:,} | {row['workers']} | {_number(row['end_to_end_deals_per_s'])} | "
-                       f"{_number(row['kernel_deals_per_s_per_worker'])} | {row['efficiency']:.0%} | "
-                       f"{row['parquet_bytes_per_deal']:.1f} | {row['peak_memory_mib']:,.0f} |")
-        out.append("")
+    frame, targets = bench.get("with_frame", {}), bench.get("targets", {})
+    kernel_rows = []
+    for ruleset, rates in bench.get("kernel", {}).items():
+        for bots, rate in rates.items():
+            target = targets.get(ruleset, {}).get(bots)
+            mark = "" if target is None else f"{target:,} " + ("(met)" if rate >= target else "(missed)")
+            kernel_rows.append([f"`{ruleset}`", bots, _number(rate),
+                                _number(frame.get(ruleset, {}).get(bots)), mark])
+    out += _bench_section(
+        "Deals per second per core",
+        "One process, heuristic or random bots at every seat. *Kernel* times the compiled batch "
+        "loop alone, *with frame* adds the polars frame every worker makes per chunk; a target is "
+        "checked against the kernel figure.",
+        ["ruleset", "bots", "kernel", "with frame", "target"], kernel_rows, labels=2)
+    out += _bench_section(
+        "Against OpenSpiel",
+        "Uniform random play through OpenSpiel's Python API beside simcards' random bots (with "
+        "frame), in the same process.",
+        ["ruleset", "OpenSpiel deals/s", "simcards deals/s", "ratio"],
+        [[f"`{ruleset}`", _number(row["openspiel_random_deals_per_s"], 1),
+          _number(row["simcards_random_deals_per_s"]), f"{row['ratio']:,.0f}x"]
+         for ruleset, row in bench.get("openspiel", {}).items()])
+    out += _bench_section(
+        "User bots",
+        "Process time, best of three; units are deals, or matches where a run counts them. "
+        "*Python overhead*: what simcards adds per decision around an empty Python bot. *Numba "
+        "copy*: a Numba user bot that copies the heuristic, beside the built-in heuristic. "
+        "*Build*: compiling the Numba bot's loop (once per worker and table) and the Python bots' "
+        "loops (once per machine, then cached).",
+        ["ruleset", "Python overhead (µs/decision)", "Numba copy units/s", "heuristic units/s",
+         "ratio", "build Numba (s)", "build Python (s)"],
+        [[f"`{ruleset}`", f"{row['python_overhead_us_per_decision']:.1f}",
+          _number(row["numba_copy_units_per_s"]), _number(row["heuristic_units_per_s"]),
+          f"{row['numba_vs_heuristic']:.0%}", f"{row.get('build_seconds', {}).get('numba', 0):.1f}",
+          f"{row.get('build_seconds', {}).get('python', 0):.1f}"]
+         for ruleset, row in bench.get("user_bots", {}).items()])
+    out += _bench_section(
+        "Perfect play",
+        "A full deal solved from the start of play with all hands open, one core: the median time "
+        "with its 95% interval, the 95th percentile, the median positions searched (which no "
+        "machine changes) and positions per second; and the search bot (pimc, one seat) in deals "
+        "per second, each with its target where the game names one.",
+        ["ruleset", "deals", "median (ms)", "95% interval (ms)", "p95 (ms)", "median positions",
+         "positions/s", "pimc deals/s"],
+        [_solver_row(ruleset, row) for ruleset, row in bench.get("solver", {}).items()])
+    out += _bench_section(
+        "End to end",
+        "`simcards run` of the demo config in a fresh process: deals per second over the whole "
+        "run, the kernel's rate per worker, the efficiency (end to end over kernel times workers), "
+        "Parquet bytes per deal and the peak memory of the process tree.",
+        ["deals", "workers", "deals/s", "kernel deals/s per worker", "efficiency", "bytes/deal",
+         "peak memory (MiB)"],
+        [[f"{row['deals']:,}", str(row["workers"]), _number(row["end_to_end_deals_per_s"]),
+          _number(row["kernel_deals_per_s_per_worker"]), f"{row['efficiency']:.0%}",
+          f"{row['parquet_bytes_per_deal']:.1f}", f"{row['peak_memory_mib']:,.0f}"]
+         for row in bench.get("end_to_end", [])])
     return "\n".join(out)
 
 
