@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import simcards
 from simcards.cards import SUITS
 from simcards.errors import UserError
-from simcards.games._state import S_PARTY
+from simcards.engine.state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _pimc
 from simcards.games.klaverjas import _solve_kernels as SK

@@ -23,7 +23,7 @@ from simcards.cli import main
 from simcards.config import ConfigError, load_config
 from simcards.errors import UserError
 from simcards.games import rulesets
-from simcards.games._state import S_VOIDS
+from simcards.engine.state import S_VOIDS
 from simcards.games.userbots import BotError
 
 ROOT = Path(__file__).resolve().parent.parent

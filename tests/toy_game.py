@@ -18,13 +18,13 @@ import polars as pl
 
 from simcards._jit import driver, hot, kernel
 from simcards.cards import Deck, nth_bit_index, popcount
-from simcards.games import _state as S
-from simcards.games._trick import NO_TRUMP, beats, eff_suit, follow_mask, suit_tables
+from simcards.engine import state as S
+from simcards.engine.trick import NO_TRUMP, beats, eff_suit, follow_mask, suit_tables
 from simcards.games.botspec import BotFamily
 from simcards.games.columns import Column, RowLayout, per_seat
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 from simcards.rng import STREAM_DEAL, STREAM_PLAY, deal_hands, randint, reset_stream
 
 DECK24 = Deck("24-card", ("9", "10", "J", "Q", "K", "A"))

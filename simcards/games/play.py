@@ -10,7 +10,7 @@ import numpy as np
 
 from simcards.cards import Deck
 from simcards.errors import UserError
-from simcards.games import _state as S
+from simcards.engine import state as S
 from simcards.games.protocol import Game, check_count
 
 
@@ -85,7 +85,7 @@ def cards_played(n: int) -> str:
 
 class TrickState:
     """What every game's interactive deal shares: seat to move, hands, the trick in progress,
-    legal moves and playing a card. The state is the shared layout (simcards/games/_state.py);
+    legal moves and playing a card. The state is the shared layout (simcards/engine/state.py);
     ``kernels`` is the game's ``_kernels`` module, whose ``legal_mask(st, T)`` and
     ``apply_card(st, card, T)`` are the ones the batch kernel plays with, so a deal played by
     hand follows exactly the simulated rules."""

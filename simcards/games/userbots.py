@@ -67,7 +67,7 @@ Numba bots
 ----------
 ``entry`` names an ``@njit`` function with the signature of the built-in card choice,
 ``choose_card(kind, legal, st, T, params_row, rng) -> card id``: ``legal`` is the legal mask,
-``st`` the deal state (simcards/games/_state.py and the game's ``_kernels.py``; read only what
+``st`` the deal state (simcards/engine/state.py and the game's ``_kernels.py``; read only what
 the seat may know: its own hand, the public slots), ``T`` the rule tables, ``params_row`` the
 seat's parameter row (the game's parameters, then the module's ``PARAMS``: a tuple of
 (name, default, meaning) whose first entry sits at index ``len(game.bots.params)``), ``rng`` the
@@ -103,7 +103,7 @@ import numpy as np
 from numba import njit
 
 from simcards.errors import UserError
-from simcards.games import _state as S
+from simcards.engine import state as S
 
 USER_KINDS = ("python", "numba")
 # kind ids of user bots in the kernels' kind arrays: above every built-in kind

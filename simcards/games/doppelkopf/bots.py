@@ -56,7 +56,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP, suit_mask
+from simcards.engine.trick import TRUMP, suit_mask
 from simcards.games.botspec import HEURISTIC, STANDARD_KINDS
 from simcards.games.doppelkopf._kernels import (
     KONTRA,

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from simcards.cards import DECK48
-from simcards.games import _state as S
+from simcards.engine import state as S
 from simcards.games.botspec import HEURISTIC
 from simcards.games.doppelkopf import _kernels as K
 from simcards.games.doppelkopf import _play as P

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcards._jit import driver, kernel
 from simcards.games.hearts.bots import choose_card, choose_passes, wants_moon
-from simcards.games._rows import ensure_columns
+from simcards.engine.rows import ensure_columns
 from simcards.games.columns import RowLayout
 from simcards.games.hearts._kernels import (
     PHASE_OUTBOUND,

@@ -10,7 +10,7 @@ holds, and every card a seat has shown it cannot hold (``S_NOT_HELD``, kept by `
 through `shown_not_held`: the voids, and "no trump above X" after an undertrump or a failure
 to overtrump, as the ruleset's own legal moves imply). Among the deals that respect all of it,
 each is equally likely: `prepare_sampler` counts the completions once per decision and
-`draw_hands` deals card by card with the exact odds (both on simcards/games/_sampler.py,
+`draw_hands` deals card by card with the exact odds (both on simcards/engine/sampler.py,
 which Skat's pimc shares). What the contract tells is used by
 rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
 weights and threshold) to the deal's trump and declarer is drawn again, up to
@@ -31,7 +31,7 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
+from simcards.engine.state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
 from simcards.games.klaverjas import bots as kbots  # (bots.py imports this module: kernels
 # reach its evaluator at compile time, when both are loaded)
 from simcards.games.klaverjas._kernels import S_NOT_HELD, S_PLAYED_BY, S_TRUMP, STATE_SIZE
@@ -45,7 +45,7 @@ from simcards.games.klaverjas._solve_kernels import (
     F_WIDTH,
     MAX_DEPTH,
 )
-from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the counts)
+from simcards.engine.sampler import (  # noqa: F401 (SM_WAYS: the tests read the counts)
     SM_CARDS,
     SM_WAYS,
     SM_WHO,
@@ -59,7 +59,7 @@ from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the
 PIMC_TT_BITS = 15
 FULL32 = np.int64(0xFFFFFFFF)
 
-# ---- the sampler (`prepare_sampler`; the shared counts and draws of simcards/games/_sampler.py):
+# ---- the sampler (`prepare_sampler`; the shared counts and draws of simcards/engine/sampler.py):
 # the receivers are the three other seats, receiver i the i-th seat after the bot's
 ROOM = 9  # 0..8 cards still to deal to a seat
 SAMPLER_SIZE = sampler_size(ROOM)

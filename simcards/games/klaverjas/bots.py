@@ -11,7 +11,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP
+from simcards.engine.trick import TRUMP
 from simcards.games.klaverjas._kernels import (
     S_DECLARER,
     S_HAND,

@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
-from simcards.games._state import S_PARTY
+from simcards.engine.state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import _solve_lines as SL

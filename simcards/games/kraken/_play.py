@@ -21,7 +21,7 @@ from simcards.cards import lowest_bit_index
 from simcards.games.klaverjas import bots as kbots
 from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
-from simcards.games._rows import ensure_columns
+from simcards.engine.rows import ensure_columns
 from simcards.games.klaverjas._kernels import (
     S_BIDDING,
     S_DECLARER,

@@ -7,7 +7,7 @@ the declarer's settled score under perfect play after that card, and plays the c
 mean score for its own side (the declarer's score, negated for a defender).
 
 The samples (`prepare_sampler`, `draw_sample`; the counts and draws are the shared ones of
-simcards/games/_sampler.py, Klaverjassen's too): the receivers of the unseen cards are the two
+simcards/engine/sampler.py, Klaverjassen's too): the receivers of the unseen cards are the two
 other seats and the two-card Skat. A sample respects the seat's own hand, every card played,
 the number of cards each seat holds, and the voids each seat has shown (in Skat a seat only
 has to follow suit, so a void is all that play shows). The declarer knows his discard and
@@ -38,7 +38,7 @@ Ties: the cards of the best mean are handed to the heuristic bot (`bots.heuristi
 which picks among them. Many decisions end there: where every card settles alike in every
 sample (a game already won or lost) the heuristic's play is what remains.
 
-Its random draws come from a stream of the seat's own (`_sampler.seat_stream`), derived from
+Its random draws come from a stream of the seat's own (`simcards.engine.sampler.seat_stream`), derived from
 the deal's play stream, the seat and the cards played so far: a run stays reproducible, and
 the other bots at the table draw exactly what they would without it.
 """
@@ -49,7 +49,7 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._sampler import (
+from simcards.engine.sampler import (
     SM_CARDS,
     SM_WHO,
     deal_receivers,
@@ -58,7 +58,7 @@ from simcards.games._sampler import (
     seat_stream,
     work_size,
 )
-from simcards.games._state import S_HAND, S_PLAYED, S_TRICK_NO
+from simcards.engine.state import S_HAND, S_PLAYED, S_TRICK_NO
 from simcards.games.skat import bots as sbots  # (bots.py imports this module: kernels reach
 # its heuristic at compile time, when both are loaded)
 from simcards.games.skat._kernels import (

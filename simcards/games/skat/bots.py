@@ -27,7 +27,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import highest_bit_index, lowest_bit_index, nth_bit_index, popcount
-from simcards.games._state import (
+from simcards.engine.state import (
     S_CONTRACT,
     S_DECLARER,
     S_HAND,
@@ -39,7 +39,7 @@ from simcards.games._state import (
     S_VOIDS,
     S_WIN_POS,
 )
-from simcards.games._trick import TRUMP, eff_suit, power, suit_mask
+from simcards.engine.trick import TRUMP, eff_suit, power, suit_mask
 from simcards.games.botspec import RANDOM, STANDARD_KINDS
 from simcards.games.skat._kernels import S_OUVERT, can_reach, card_points, matadors
 from simcards.games.skat._pimc import PIMC_KIND, pimc_card
@@ -446,7 +446,7 @@ def re_call(kind, est, params, rng):
 # ---------------------------------------------------------------- card play
 #
 # The card-play helpers read the tables at constant offsets through these inlined look-ups
-# (the shared `_trick` kernels are calls, which cost more than their body here).
+# (the shared `simcards.engine.trick` kernels are calls, which cost more than their body here).
 
 
 @hot
