@@ -56,7 +56,7 @@ def kernel_rates(ruleset: str, bots: str, seconds: float) -> tuple[float | None,
 
 
 def user_bot_rates(ruleset: str, seconds: float) -> dict | None:
-    """What user bots cost (simcards/games/userbots.py), where the ruleset takes them:
+    """What user bots cost (simcards/games/userbots/), where the ruleset takes them:
     simcards' overhead per decision around a Python bot (the empty bot `FirstLegal` at every
     seat against the random bots' play, per card decision), and units per second of a Numba
     user bot copying the heuristic beside the built-in heuristic, compile time excluded (the

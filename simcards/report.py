@@ -12,6 +12,7 @@ import polars as pl
 from simcards.dataset import DatasetError, open_run
 from simcards.errors import UserError
 from simcards.games import load
+from simcards.games.botspec import is_user_spec, per_seat
 from simcards.present import fmt
 from simcards.present.render import Section, Table, write_report
 from simcards.present.settings import bots_table, options_table
@@ -32,10 +33,7 @@ def settings_section(game, bots: Any, seat_names: list[str] | None = None,
         kind_ids, params = game.resolve_bots(bots)
         names = {v: k for k, v in game.bots.kinds.items()}
         kinds = [names.get(int(k), str(k)) for k in kind_ids]
-        from simcards.games.botspec import _per_seat
-        from simcards.games.userbots import is_user_spec
-
-        for seat, item in enumerate(_per_seat(bots, game.n_seats) or []):
+        for seat, item in enumerate(per_seat(bots, game.n_seats) or []):
             if is_user_spec(item):
                 kinds[seat] = user_bot_label(item, game.bots)
         tables.append(Table("bot_settings", bots_table(seat_names, kinds, params.tolist(),

@@ -1,4 +1,4 @@
-"""User bots (issue 15, simcards/games/userbots.py): the examples through `simcards run`,
+"""User bots (issue 15, simcards/games/userbots/): the examples through `simcards run`,
 `tournament` and `tune`, reproducible and identical with 1 and 2 workers; the views against the
 full state in every ruleset that takes user bots; the errors; the source hash on resume; the
 Numba fast path; suggestions. Python bots are slow: every run here is a few deals."""

@@ -167,7 +167,7 @@ class TrickState:
 
     def view(self, seat: int):
         """What ``seat`` may know now: the read-only view a Python bot's ``play`` receives
-        (simcards/games/userbots.py); ``legal`` is empty unless the seat is to move."""
+        (simcards/games/userbots/); ``legal`` is empty unless the seat is to move."""
         return self._user_bots().state_view(self, check_seat("seat", seat, self.game.n_seats))
 
     def suggest(self, bot: str = "heuristic", params: dict | None = None) -> str:

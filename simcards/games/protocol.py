@@ -56,7 +56,7 @@ What it implements:
 - ``openspiel_rate(seconds)``: OpenSpiel's uniform random deals per second where OpenSpiel has
   the game (for the bench's side-by-side ratio), else None.
 
-User bots (simcards/games/userbots.py, README "Your own bot"):
+User bots (simcards/games/userbots/, README "Your own bot"):
 
 - ``user_bots``: the ruleset's `simcards.games.userbots.Support` (its decisions, its batch loop
   rebuilt around a user's bot, its views), or None: then a config naming a user bot is refused

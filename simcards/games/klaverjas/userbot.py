@@ -1,4 +1,4 @@
-"""User bots in Klaverjassen (simcards/games/userbots.py): the decisions, the batch loop rebuilt
+"""User bots in Klaverjassen (simcards/games/userbots/): the decisions, the batch loop rebuilt
 around them, and the views.
 
 Decisions: ``play``; ``choose_trump`` (forced selection: forehand names trump); ``declare``

@@ -1,4 +1,4 @@
-"""User bots in Kraken (simcards/games/userbots.py): Klaverjassen's decisions with forced trump,
+"""User bots in Kraken (simcards/games/userbots/): Klaverjassen's decisions with forced trump,
 plus the bids.
 
 Decisions: ``play``, ``choose_trump`` (forehand names trump), ``bid`` (True to make the bid the

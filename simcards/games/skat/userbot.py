@@ -1,4 +1,4 @@
-"""User bots in Skat (simcards/games/userbots.py): the decisions, the batch loop rebuilt around
+"""User bots in Skat (simcards/games/userbots/): the decisions, the batch loop rebuilt around
 them, and the views.
 
 Decisions, in the order a deal asks them:
