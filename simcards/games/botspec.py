@@ -130,7 +130,7 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
 def resolve_bots(spec: Any, family: BotFamily, n_seats: int, game=None) -> tuple[np.ndarray, np.ndarray]:
     """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem.
     User bots get their kind's id and the seat's built-in parameter row: the loops that play
-    them are `Game.seated`'s."""
+    them are `simcards.games.seating.seated`'s."""
     problems = bot_problems(spec, family, n_seats, game=game)
     if problems:
         raise UserError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"

@@ -67,7 +67,6 @@ User bots (simcards/games/userbots/, README "Your own bot"):
 from __future__ import annotations
 
 import operator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -76,9 +75,10 @@ import polars as pl
 
 from simcards.cards import Deck
 from simcards.errors import UserError
-from simcards.games.botspec import BotFamily, resolve_bots
+from simcards.games.botspec import BotFamily, resolve_bots, user_entries
 from simcards.games.columns import Column, to_frame
 from simcards.games.options import Option, resolve_options
+from simcards.games.seating import with_bots
 from simcards.rng import MAX_DEALS_PER_MATCH
 from simcards.stats import median_interval
 
@@ -234,8 +234,6 @@ class Game:
     def deal_bots(self, bots: Any) -> tuple[np.ndarray, np.ndarray]:
         """`resolve_bots` for an interactive deal, whose contract the built-in kernels choose:
         a user bot is refused there (`replay` follows a run with user bots)."""
-        from simcards.games.userbots import user_entries
-
         if user_entries(bots):
             raise UserError("deal(bots=...) takes built-in bots; to follow a deal of a run with "
                             "user bots use replay(seed, index, bots), and state.view / "
@@ -246,34 +244,6 @@ class Game:
         """The batch loop ``builtin`` (named ``name``), or its version rebuilt around the user
         bots of the table playing now."""
         return self._user_loops.get(name, builtin)
-
-    @contextmanager
-    def seated(self, bots: Any, note_deals: bool = False):
-        """(kind ids, parameter rows) of ``bots``; with user bots, the game plays with its
-        loops rebuilt around them while inside (``note_deals``: see `Table.playing`)."""
-        table = None
-        if not isinstance(bots, str):  # a bot name is always built in
-            from simcards.games.userbots import make_table
-
-            table = make_table(self, bots)
-        if table is None:
-            yield self.resolve_bots(bots)
-            return
-        with table.playing(note_deals) as arrays:
-            yield arrays
-
-    def with_bots(self, bots: Any, work):
-        """``work(kinds, params)`` with ``bots`` seated (`seated`). A Numba user bot's illegal
-        card at a table that does not note its deals is played again with the deal hooks on
-        (the same cards: every deal is regenerated), so that the error names the deal."""
-        from simcards.games.userbots import DealNotNoted
-
-        try:
-            with self.seated(bots) as (kinds, params):
-                return work(kinds, params)
-        except DealNotNoted:
-            with self.seated(bots, note_deals=True) as (kinds, params):
-                return work(kinds, params)
 
     def simulate(self, n: int, seed: int = 0, bots: Any = "heuristic", start: int = 0) -> pl.DataFrame:
         """Units start .. start+n-1 of a run with ``seed`` (deals; matches where ``unit`` is
@@ -288,8 +258,8 @@ class Game:
         n = check_count("n", n)
         seed = check_count("seed", seed)
         start = check_count("start", start)
-        return self.with_bots(bots, lambda kinds, params: self._simulate_frames(seed, start, n,
-                                                                                kinds, params))
+        return with_bots(self, bots, lambda kinds, params: self._simulate_frames(seed, start, n,
+                                                                                 kinds, params))
 
     def _simulate_frames(self, seed: int, start: int, n: int, kinds, params) -> dict[str, pl.DataFrame]:
         """Default for deal-unit rulesets: one matrix from `_simulate_matrix`."""
@@ -388,7 +358,7 @@ class Game:
             row, trace = self.run_deal(seed, index, kinds, params)
             return row, trace, self.state_from_row(row, kinds, params)
 
-        row, trace, state = self.with_bots(bots, work)
+        row, trace, state = with_bots(self, bots, work)
         if perfect_play:
             require_solver(self)
         judge = self.perfect_play_judge(state) if perfect_play else None

@@ -3,10 +3,12 @@ imported; `simcards/games/__init__.py` imports each game folder in one line."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcards.errors import UserError
-from simcards.games.protocol import Game
+
+if TYPE_CHECKING:  # the registry sits below the protocol: it only holds the classes
+    from simcards.games.protocol import Game
 
 _GAMES: dict[str, type[Game]] = {}
 

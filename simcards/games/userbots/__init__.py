@@ -77,8 +77,8 @@ seat's stream (`simcards.rng.randint`). The game builds its batch loop around th
 compiles that loop once per table (README, "Your own bot", gives the cost). The seat's other
 decisions (trump, bids, passes, games, announcements) are the heuristic's with its parameter
 row. A card id outside ``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the
-loop raises it with the seat, and `simcards.games.seating.with_bots` plays the batch once more with the deal hooks
-on to name the deal.
+loop raises it with the seat, and `simcards.games.seating.with_bots` plays the batch once more
+with the deal hooks on to name the deal.
 
 Both kinds record a hash of their module's source in the run's manifest; a run whose bot
 source changed is not resumed without ``--force``.

@@ -25,7 +25,7 @@ class BotError(UserError):
 
 class DealNotNoted(BotError):
     """A Numba bot's illegal card at a table whose loops do not note each deal (no Python bot
-    sits there: the hooks would slow the fast path). `Game.with_bots` plays the batch again with
+    sits there: the hooks would slow the fast path). `simcards.games.seating.with_bots` plays the batch again with
     the hooks on, so that the error names the deal."""
 
 
