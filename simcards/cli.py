@@ -282,7 +282,8 @@ def _cmd_tournament(args) -> int:
 
 
 def _cmd_tune(args) -> int:
-    from simcards.tune import load_tune_config, tune, write_outputs
+    from simcards.config import load_tune_config
+    from simcards.tune import tune, write_outputs
 
     overrides = {"output": args.out, "workers": args.workers}
     config = load_tune_config(args.config, **overrides)

@@ -17,7 +17,7 @@ from simcards.present import fmt
 from simcards.present.render import Section, Table, write_report
 from simcards.present.settings import bots_table, options_table
 from simcards.present.summary import estimate, values
-from simcards.tune import seating_gain
+from simcards.stats import seating_gain
 
 # units the bot-sanity section simulates: enough for a stable margin, a few seconds of work
 SANITY_UNITS = {"deal": 20_000, "match": 300}
