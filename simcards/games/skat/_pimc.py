@@ -34,7 +34,7 @@ each card from there, one test per card mostly, was tried: no faster, 1.47-1.52 
 1.51-1.58 deals a second on 60 deals with two pimc seats.) One solve a sample: the
 transposition table is shared by every card and test of the sample.
 
-Ties: the cards of the best mean are handed to the heuristic bot (`bots.heuristic_card`),
+Ties: the cards of the best mean are handed to the heuristic bot (`heuristic.heuristic_card`),
 which picks among them. Many decisions end there: where every card settles alike in every
 sample (a game already won or lost) the heuristic's play is what remains.
 
@@ -59,8 +59,7 @@ from simcards.engine.sampler import (
     work_size,
 )
 from simcards.engine.state import S_HAND, S_PLAYED, S_TRICK_NO
-from simcards.games.skat import bots as sbots  # (bots.py imports this module: kernels reach
-# its heuristic at compile time, when both are loaded)
+from simcards.games.skat import heuristic
 from simcards.games.skat._kernels import (
     N_SETTLE,
     S_BID,
@@ -97,7 +96,7 @@ from simcards.games.skat._solve_kernels import (
 )
 from simcards.games.skat.rules import N_TRICKS, NULL, R_SCORING, SCORING_SEEGER, T_RULES
 
-PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
+PIMC_KIND = 2  # the kind id of bots.py (PIMC)
 PIMC_TT_BITS = 16
 FULL32 = np.int64(0xFFFFFFFF)
 
@@ -169,8 +168,8 @@ def prepare_sampler(st, seat, T, sampler):
         known |= st[S_HAND + r1]
     if not skat_hidden:
         known |= st[S_SKAT]
-    may0 = ~sbots._void_cards(st, r0, T, st[S_CONTRACT]) if hidden0 else np.int64(0)
-    may1 = ~sbots._void_cards(st, r1, T, st[S_CONTRACT]) if hidden1 else np.int64(0)
+    may0 = ~heuristic.void_cards(st, r0, T, st[S_CONTRACT]) if hidden0 else np.int64(0)
+    may1 = ~heuristic.void_cards(st, r1, T, st[S_CONTRACT]) if hidden1 else np.int64(0)
     m = 0
     rest = FULL32 & ~known
     while rest:
@@ -369,5 +368,5 @@ def pimc_card(seat, legal, st, T, params, rng, work):
     equal ones; ``work``: WORK_SIZE int64 slots."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
-    pimc_totals(seat, legal, st, T, np.int64(params[sbots.P_SAMPLES]), rng, work)
-    return sbots.heuristic_card(best_cards(legal, work), st, T, params)
+    pimc_totals(seat, legal, st, T, np.int64(params[heuristic.P_SAMPLES]), rng, work)
+    return heuristic.heuristic_card(best_cards(legal, work), st, T, params)
