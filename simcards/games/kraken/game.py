@@ -24,7 +24,7 @@ from simcards.games.protocol import (
     party_values_to_seats,
     team_placings,
 )
-from simcards.games.klaverjas import _kernels as KK
+from simcards.games.klaverjas import family as klaverjas_family
 from simcards.games.klaverjas.bots import evaluate_hand
 from simcards.games.klaverjas.game import KlaverjasState
 from simcards.games.klaverjas.rules import PARTNERSHIPS, TOTAL_CARD_POINTS
@@ -86,7 +86,7 @@ class KrakenGame(Game):
     rules_version = RULES_VERSION
     unit = "match"
     partnerships = PARTNERSHIPS
-    tricks_per_deal = KK.N_TRICKS
+    tricks_per_deal = klaverjas_family.N_TRICKS
     card_points_total = TOTAL_CARD_POINTS
     bench = (BenchEntry("random"), BenchEntry("heuristic", 300_000))
     user_bots = KRAKEN_USER_BOTS
@@ -314,10 +314,10 @@ class KrakenGame(Game):
         """Roem per team of a deal played to its end in ``finished_st``: table roem and pit
         bonus, plus the hand roem and stuk awarded."""
         out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
-        tricks = np.array([finished_st[KK.S_TRICKS], finished_st[KK.S_TRICKS + 1]], dtype=np.int64)
+        tricks = np.array([finished_st[klaverjas_family.S_TRICKS], finished_st[klaverjas_family.S_TRICKS + 1]], dtype=np.int64)
         K.award_hand_roem(np.asarray(state.dealt, dtype=np.int64), state.trump, tricks,
                           self.tables, out)
-        return tuple(int(finished_st[KK.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
+        return tuple(int(finished_st[klaverjas_family.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
                      for t in range(2))
 
     def comparison_game(self):
@@ -368,7 +368,7 @@ class KrakenState(KlaverjasState):
 
     def know_bidders(self, bidders) -> None:
         """Keep who made each bid (-1: nobody) in the state, for the pimc bot's samples."""
-        self._st[KK.S_BIDDING] = _play.pack_bidding(np.asarray(bidders, dtype=np.int64))
+        self._st[klaverjas_family.S_BIDDING] = _play.pack_bidding(np.asarray(bidders, dtype=np.int64))
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
@@ -392,7 +392,7 @@ class KrakenState(KlaverjasState):
             "pit": bool(res[K.SR_PIT]), "nat": bool(res[K.SR_NAT]),
             "bid_won": None if res[K.SR_BID_WON] < 0 else bool(res[K.SR_BID_WON]),
             "score": pair(K.SR_SCORE),
-            "roem_hand": [int(KK.hand_melds(h, self.trump, self.game.tables)) for h in self.dealt],
+            "roem_hand": [int(klaverjas_family.hand_melds(h, self.trump, self.game.tables)) for h in self.dealt],
         }
         if self.game.variant == CONTRA:
             out["crosses"] = pair(K.SR_CROSSES)
