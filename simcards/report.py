@@ -16,7 +16,7 @@ from simcards.games.botspec import is_user_spec, per_seat
 from simcards.present import fmt
 from simcards.present.render import Section, Table, write_report
 from simcards.present.settings import bots_table, options_table
-from simcards.present.summary import estimate, values
+from simcards.present.summary import estimate, summary_lines, values
 from simcards.stats import seating_gain
 
 # units the bot-sanity section simulates: enough for a stable margin, a few seconds of work
@@ -65,6 +65,21 @@ def user_bot_label(item: dict, family) -> str:
 
 def _frames(game, chunk: dict) -> dict:
     return {"deals": chunk["deals"].lazy(), "matches": chunk["matches"].lazy() if "matches" in chunk else None}
+
+
+def summary_section(game, run) -> Section:
+    """The summary a report opens with: the game's note and one sentence per headline figure
+    (`Game.headline_rates`) the run's frames can answer."""
+    deals = run.scan()
+    matches = None
+    if game.unit == "match":
+        try:
+            matches = run.scan("matches")
+        except DatasetError:  # a run cut short before any match part was written
+            matches = None
+    return Section("Summary", game.summary_note,
+                   headlines=summary_lines(game.headline_rates(deals, matches),
+                                           {"deals": deals, "matches": matches}))
 
 
 def bot_sanity_section(game, run) -> Section:
@@ -128,7 +143,7 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
         raise DatasetError(f"{run.path}: {err}") from None
     out_dir = Path(reports_root) / run.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    sections = game.report_sections(run, out_dir)
+    sections = game.report_sections(run, out_dir)  # the game's own, below the summary
     m = run.manifest
     units = run.units_done
     meta = [
@@ -139,6 +154,5 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
         "intervals are 95% (Wilson score intervals for rates); ± values are standard errors",
     ]
     settings = settings_section(game, m["config"]["bots"])
-    head = 1 if sections and sections[0].headlines else 0  # the summary stays on top
-    sections = [*sections[:head], settings, *sections[head:], bot_sanity_section(game, run)]
+    sections = [summary_section(game, run), settings, *sections, bot_sanity_section(game, run)]
     return write_report(out_dir, f"simcards report: {run.name}", meta, sections)

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from simcards.cards import Deck
-from simcards.errors import UserError
+from simcards.errors import UserError, check_count
 from simcards.engine import state as S
-from simcards.games.protocol import Game, check_count
+from simcards.games.protocol import Game
 
 
 class IllegalMove(UserError):

@@ -42,3 +42,15 @@ def game_class(name: str) -> type[Game]:
 def load(name: str, **options: Any) -> Game:
     """A ruleset with its options (ValueError naming any unknown ruleset or option)."""
     return game_class(name)(**options)
+
+
+def solver_rulesets() -> list[str]:
+    """The registered rulesets with a double-dummy solver (``Game.solver``)."""
+    return [name for name in rulesets() if _GAMES[name].solver is not None]
+
+
+def require_solver(game, asked_by: str = "--perfect-play") -> None:
+    """UserError unless ``game`` has a double-dummy solver; ``asked_by`` names what needs it."""
+    if game.solver is None:
+        raise UserError(f"{asked_by}: {game.name} has no double-dummy solver to play it "
+                        f"perfectly; rulesets with one: {', '.join(solver_rulesets())}")

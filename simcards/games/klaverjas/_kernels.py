@@ -235,7 +235,7 @@ def shown_not_held(st, T, seat, card):
     (an undertrump, or a seat that must trump and cannot overtrump, holds no higher trump).
 
     Legality of {card, c} depends on c only through its suit and whether it beats the trick's
-    winning card, so one c of each such group is asked (tests/test_pimc.py checks every c)."""
+    winning card, so one c of each such group is asked (tests/test_klaverjas_pimc.py checks every c)."""
     trump = st[S_TRUMP] & 3
     best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
     hand = st[S_HAND + seat]

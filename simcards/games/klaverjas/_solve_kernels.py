@@ -59,7 +59,7 @@ Techniques:
 
 The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
 fourth card from ``leader + winning position``. A three-seat game (Skat) reuses the scheme with
-its own legal-move and trick kernels (see the note in solve.py).
+its own legal-move and trick kernels (see the note in solver.py).
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from simcards.games.kraken import stats as stats
 from simcards.dataset import DatasetError
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 MIN_N = 30
@@ -229,11 +228,7 @@ def build(game, run, out_dir: Path) -> list[Section]:
     except DatasetError:  # a run cut short before any match part was written
         matches = None
     tables = stats.all_tables(deals, matches, run.options)
-    summary = Section("Summary", "Bid rates, bid success and nat depend on the bots' thresholds "
-                      "and play (marked 'depends on the bots'); meld odds are odds of the cards.",
-                      headlines=summary_lines(game.headline_rates(deals, matches),
-                                              {"deals": deals, "matches": matches}))
-    out = [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
+    out = [*sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
                               thresholds=_thresholds(game, run), options=run.options)]
     perfect = _perfect_play(game, run, deals, out_dir)
     return out + ([perfect] if perfect is not None else [])

@@ -21,7 +21,7 @@ from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _pimc
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas.bots import P_CONTRACT_TRIES
-from simcards.games.klaverjas.solve import Solver
+from simcards.games.klaverjas.solver import Solver
 from simcards.games.kraken import _play as KP
 from simcards.rng import stream_state
 
