@@ -126,7 +126,7 @@ def user_turn(st, kind, p):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.doppelkopf.userbot:copy_heuristic"``)."""
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S.S_TO_MOVE], legal, st, T, params)
 
 
 # ------------------------------------------------------------------ loop hooks (Python tables)

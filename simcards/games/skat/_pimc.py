@@ -26,7 +26,7 @@ test of the search ("can the declarer force at least 31 points", "... 1 trick", 
 trick"). `settle_into` scores each class (list value, doubled by Kontra and Re, with the
 Seeger-Fabian bonus under that scoring) and only the tests between classes that score
 differently are asked (with Schneider announced, 30 or fewer scores like 31). Null has two
-classes, the declarer taking a trick or not: the trick test of `solve.py`'s Null. For each
+classes, the declarer taking a trick or not: the trick test of `solver.py`'s Null. For each
 sample and each legal card the first test is the one that decides the win; after a pass the
 tests go up (Schneider, then Schwarz), after a failure down (being Schneidered, then taking no
 trick), each only where the score changes. (Walking the position with all cards first and
@@ -369,4 +369,4 @@ def pimc_card(seat, legal, st, T, params, rng, work):
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     pimc_totals(seat, legal, st, T, np.int64(params[heuristic.P_SAMPLES]), rng, work)
-    return heuristic.heuristic_card(best_cards(legal, work), st, T, params)
+    return heuristic.heuristic_card(seat, best_cards(legal, work), st, T, params)

@@ -419,4 +419,4 @@ def choose_card(kind, legal, st, T, params, rng, work):
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     if kind == PIMC:
         return pimc_card(st[S_TO_MOVE], legal, st, T, params, rng, work)
-    return heuristic_card(legal, st, T, params)
+    return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

@@ -181,15 +181,15 @@ def _trick_points(st, T):
 
 
 @hot
-def heuristic_card(legal, st, T, params):
-    """The heuristic bot's card from ``legal`` (the pimc bot also asks it to choose among its
-    cards of equal value)."""
+def heuristic_card(seat, legal, st, T, params):
+    """The heuristic bot's card for ``seat`` (the seat to move) from ``legal`` (the pimc bot
+    also asks it to choose among its cards of equal value)."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     contract = st[S_CONTRACT]
     if contract == NULL:
         return _null_card(legal, st, T)
-    if st[S_TO_MOVE] == st[S_DECLARER]:
+    if seat == st[S_DECLARER]:
         return _declarer_card(legal, st, T, params)
     return _defender_card(legal, st, T, params)
 

@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from simcards.cards import DECK32, nth_bit_index, popcount
+from simcards.engine.state import S_TO_MOVE
 from simcards.games.botspec import HEURISTIC
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
@@ -277,7 +278,7 @@ def noted_kontra(kind, hand, contract, T, params, rng):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.skat.userbot:copy_heuristic"``)."""
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
 @njit(cache=True)
@@ -287,7 +288,7 @@ def card_without_scratch(kind, legal, st, T, params, rng):
     gets the loop's scratch: `userbots.with_scratch`)."""
     if kind == B.RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
 def series_loop(inner):
