@@ -43,7 +43,7 @@ What it implements (the abstract methods):
 
 Optional methods, with defaults: ``_simulate_frames`` (the same frames without traces: override
 where the loop runs faster without them), ``_simulate_matrix`` (a deal-unit kernel's row
-matrix, for the bench's kernel-only figure), ``parties, ``expected_totals``, ``replay_header``,
+matrix, for the bench's kernel-only figure), ``parties``, ``expected_totals``, ``replay_header``,
 ``trick_snapshot`` / ``trick_record`` (per-trick replay fields), ``placings`` (for `simcards
 tournament`), ``report_sections`` (the game's own report sections; `simcards.report` puts the
 summary of ``headline_rates`` before them), ``headline_rates`` (the figures the report opens
