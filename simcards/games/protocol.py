@@ -160,7 +160,7 @@ class Solver(abc.ABC):
 @dataclass(frozen=True)
 class BenchEntry:
     """One line of `scripts/bench.py`: kernel deals per second with ``bots`` at every seat, and
-    the target (README "Performance") or None."""
+    the target (docs/performance.md) or None."""
 
     bots: str
     target: int | None = None

@@ -25,7 +25,7 @@ declarer the heuristic's whole declaration is the default; where the bot's own a
 its premises (Hand instead of a pickup, another discard) the default game is the heuristic's
 best game for the cards the declarer then plays with (`heuristic_game`).
 
-View fields besides the shared ones (README, "Your own bot"): ``role`` ("forehand",
+View fields besides the shared ones (docs/own-bot.md, "The view"): ``role`` ("forehand",
 "middlehand", "rearhand"), ``bids`` (the auction so far: (value, seat, "said" | "held" |
 "passed") in order), and from the declaration on ``declarer``, ``bid`` (the final bid),
 ``game`` (the declaration as a ``declare`` answer), ``contract`` (its letter), ``hand_game``,

@@ -59,9 +59,9 @@ plain Python values (tuples, ints, strings). Every view has ``seat``, ``decision
 ``n_seats``; a card-play view adds ``trick`` ((seat, code) so far, leader first), ``leader``,
 ``tricks`` (the completed tricks: (leader, ((seat, code), ...), winner)), ``played`` (every card
 played, in order, with its seat), ``voids`` (per seat, the suits it has shown it lacks, "trump"
-for trumps) and ``trick_no``; each game adds its contract, bids and scores (README, "Your own
-bot", lists them per ruleset). ``view.fields()`` returns them all as a dict. A view never holds
-another seat's hidden cards.
+for trumps) and ``trick_no``; each game adds its contract, bids and scores (docs/own-bot.md,
+"The view", lists them per ruleset). ``view.fields()`` returns them all as a dict. A view never
+holds another seat's hidden cards.
 
 Numba bots
 ----------
@@ -74,7 +74,7 @@ seat's parameter row (the game's parameters, then the module's ``PARAMS``: a tup
 (name, default, meaning) whose first entry sits at index ``len(game.bots.params)``), ``rng`` the
 seat's stream (`simcards.rng.randint`). The game builds its batch loop around the function
 (`Support.build`); a function passed into compiled code cannot be cached, so every worker
-compiles that loop once per table (README, "Your own bot", gives the cost). The seat's other
+compiles that loop once per table (docs/own-bot.md, "A Numba bot", gives the cost). The seat's other
 decisions (trump, bids, passes, games, announcements) are the heuristic's with its parameter
 row. A card id outside ``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the
 loop raises it with the seat, and `simcards.games.seating.with_bots` plays the batch once more
