@@ -87,7 +87,7 @@ def choose_contract(hands, dealer, T, bot_kind, bot_params, rng):
 @kernel
 def play_out(st, T, bot_kind, bot_params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace`` (``work``:
-    the pimc bot's scratch, `_pimc.work_size`).
+    the pimc bot's scratch, `_pimc.pimc_work_size`).
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
     kernels as arguments would disable Numba's cache (docs/architecture.md, "Adding a ruleset")."""

@@ -316,7 +316,7 @@ def heuristic_card(seat, legal, st, T, params):
 @hot
 def choose_card(kind, legal, st, T, params, rng, work):
     """The card the bot of ``kind`` plays for the seat to move (``work``: the pimc bot's
-    scratch, `_pimc.work_size`)."""
+    scratch, `_pimc.pimc_work_size`)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
     if kind == PIMC:
