@@ -26,8 +26,8 @@ from simcards.engine.state import (
     S_WIN_POS,
 )
 from simcards.engine.trick import TRUMP, eff_suit
-from simcards.games.skat._kernels import S_OUVERT
-from simcards.games.skat.rules import NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
+from simcards.games.skat._kernels import S_HAND_GAME, S_OUVERT, S_SKAT
+from simcards.games.skat.rules import GRAND, JACKS_MASK, NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
 
 PARAMS = (
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
@@ -204,9 +204,10 @@ def _unseen(st, seat):
 def _declarer_card(legal, st, T, params):
     contract = st[S_CONTRACT]
     seat = st[S_TO_MOVE]
-    hand = st[S_HAND + seat]
     trumps = _suit(T, contract, TRUMP)
     unseen = _unseen(st, seat)
+    if not st[S_HAND_GAME]:
+        unseen &= ~st[S_SKAT]  # he laid the Skat away himself: no defender holds those cards
     n = st[S_N_PLAYED]
     if n == 0:
         my_trumps = legal & trumps
@@ -237,7 +238,80 @@ def _declarer_card(legal, st, T, params):
                     best_suit, best_len = suit, length
             return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
         return _extreme_power(legal, T, contract, False)
-    return _follow(legal, st, T, params, unseen, n, hand)
+    return _declarer_follow(legal, st, T, params, unseen, n)
+
+
+@hot
+def _declarer_follow(legal, st, T, params, unseen, n):
+    """The declarer's card to a defender's lead, second or last to play. Both defenders play
+    against him, so every trick he lets go is theirs: he counts what a card he throws gives
+    away, and banks points in a trick nobody can take from him."""
+    contract = st[S_CONTRACT]
+    best = st[S_TRICK + st[S_WIN_POS]]
+    beating = legal & _beaters(T, contract, best)
+    if beating == 0:
+        return _lowest(legal, T, contract, True)
+    trumps = _suit(T, contract, TRUMP)
+    points = _trick_points(st, T)
+    led = eff_suit(T, contract, st[S_TRICK])
+    last_defender = (st[S_TO_MOVE] + 1) % 3
+    if led != TRUMP and legal & _suit(T, contract, led) == 0:
+        # void in the led suit: ruff when the trick is worth a trump, counting the card he
+        # would throw instead (a ten thrown is ten points given to the defenders)
+        throw = _lowest(legal, T, contract, True)
+        worth = points if (np.int64(1) << throw) & trumps else points + _pts(T, throw)
+        if worth < params[P_CONTEST]:
+            return throw
+        if n == 2:
+            # last: the trick is his whatever he ruffs with; bank the trump with the most
+            # points (ace, ten) and keep the jacks for control
+            bank = beating & ~JACKS_MASK
+            if bank:
+                return _most_points(bank, T, contract)
+            return _extreme_power(beating, T, contract, False)
+        # second: the last defender overruffs only if void in the led suit too; while he has
+        # not shown that, the lowest trump wins, else the lowest trump nobody can beat
+        if not void_cards(st, last_defender, T, contract) & _suit(T, contract, led):
+            return _extreme_power(beating, T, contract, False)
+        sure = _sure_cards(beating, unseen, T, contract)
+        if sure:
+            return _extreme_power(sure, T, contract, False)
+        return throw
+    plain = beating & ~trumps
+    if n == 2:  # last: take it, with the most points the winning cards allow
+        if plain:
+            return _most_points(plain, T, contract)
+        bank = beating & ~JACKS_MASK
+        if bank:
+            return _most_points(bank, T, contract)
+        if points >= params[P_CONTEST]:
+            return _extreme_power(beating, T, contract, False)
+        return _lowest(legal, T, contract, True)
+    # second in a suit game: a plain card no unseen card of the led suit beats wins while the
+    # last defender must follow suit (in a Grand this lost 1 list point a game: measured)
+    if plain and contract != GRAND and not void_cards(st, last_defender, T, contract) & _suit(T, contract, led):
+        suit_sure = _sure_cards(plain, unseen & _suit(T, contract, led), T, contract)
+        if suit_sure:
+            return _most_points(suit_sure, T, contract)
+    sure = _sure_cards(beating, unseen, T, contract)
+    if sure:
+        return _most_points(sure, T, contract)
+    if points >= params[P_CONTEST] and beating & trumps:
+        return _extreme_power(beating & trumps, T, contract, False)
+    return _lowest(legal, T, contract, True)
+
+
+@hot
+def _sure_cards(cards, unseen, T, contract):
+    """The cards of ``cards`` that no unseen card beats."""
+    sure = np.int64(0)
+    rest = cards
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if _beaters(T, contract, card) & unseen == 0:
+            sure |= np.int64(1) << card
+    return sure
 
 
 @kernel

@@ -1,0 +1,79 @@
+"""The Skat heuristic declarer's card play: golden positions written as card codes, one for each
+rule of `heuristic._declarer_card` / `_declarer_follow` (the measured gain of each rule is in
+the commit that added it: scripts/skat_play_ab.py)."""
+
+import simcards
+
+GAME = simcards.load("skat")
+
+
+def _play(hands, skat, *, declarer, contract, cards=()):
+    """A declared game (dealer 0, so forehand is seat 1 and leads) after ``cards``; the declarer
+    laid the Skat he picked up away again."""
+    state = GAME.deal(hands=hands, skat=skat, dealer=0, declarer=declarer, contract=contract,
+                      discard=skat, bid=18)
+    for code in cards:
+        state.play(code)
+    assert state.to_move == declarer
+    return state
+
+
+def test_the_declarer_knows_the_skat_he_laid_away():
+    # Grand with all four jacks: AH is in his Skat, so his 10H is the master of hearts and he
+    # cashes it (he used to think a defender might hold AH, and led a low club)
+    hands = [["AC", "10C", "KC", "QC", "7C", "AD", "10D", "KD", "QD", "7D"],
+             ["JC", "JS", "JH", "JD", "10H", "KH", "9C", "8C", "9D", "8D"],
+             ["QH", "9H", "8H", "7H", "AS", "10S", "KS", "QS", "9S", "8S"]]
+    state = _play(hands, ["AH", "7S"], declarer=1, contract="grand")
+    assert state.suggest() == "10H"
+
+
+def test_last_to_play_he_ruffs_with_the_trump_that_banks_the_most_points():
+    # Hearts, rearhand declares; AS and 10S led to him, void in spades: the trick is his with
+    # any trump, so the trump ace goes in (it used to be the 7H, and the ace fell to a jack later)
+    hands = [["JD", "AH", "7H", "AC", "KC", "QC", "AD", "KD", "QD", "9D"],
+             ["AS", "KS", "QS", "JC", "JS", "10H", "KH", "10C", "9C", "10D"],
+             ["10S", "9S", "8S", "7S", "JH", "QH", "9H", "8H", "8D", "7D"]]
+    state = _play(hands, ["7C", "8C"], declarer=0, contract="hearts", cards=("AS", "10S"))
+    assert state.suggest() == "AH"
+
+
+def test_a_ruff_counts_the_ten_he_would_throw_instead():
+    # Hearts, rearhand declares; 7S and 8S (no points) led to him, void in spades, his plain
+    # cards aces and tens: throwing one gives ten points away, so he ruffs (with the trump of
+    # the most points that is not a jack); he used to throw 10C
+    hands = [["JD", "JH", "7H", "8H", "9H", "KH", "10C", "AC", "10D", "AD"],
+             ["7S", "AS", "10S", "KS", "JC", "JS", "AH", "KC", "QC", "9C"],
+             ["8S", "QS", "9S", "10H", "QH", "8C", "KD", "QD", "9D", "8D"]]
+    state = _play(hands, ["7C", "7D"], declarer=0, contract="hearts", cards=("7S", "8S"))
+    assert state.suggest() == "KH"
+
+
+def test_last_to_play_on_a_trump_lead_he_wins_with_points_and_keeps_the_jack():
+    # Hearts, rearhand declares; 8H and 9H led, he holds JC and AH: both win, the ace banks
+    # eleven points and the jack stays for control (he used to play JC, the fewer points)
+    hands = [["JC", "AH", "AC", "KC", "QC", "AD", "KD", "QD", "AS", "KS"],
+             ["8H", "JS", "JH", "JD", "10H", "KH", "10C", "9C", "10D", "9D"],
+             ["9H", "QH", "7H", "10S", "QS", "9S", "8S", "7S", "8D", "7D"]]
+    state = _play(hands, ["7C", "8C"], declarer=0, contract="hearts", cards=("8H", "9H"))
+    assert state.suggest() == "AH"
+
+
+def test_second_in_a_suit_game_he_wins_with_the_master_of_the_led_suit():
+    # Hearts, middlehand declares; 9C led: his AC wins unless the last defender is void in clubs,
+    # which he has not shown; he takes it (he used to duck with 7C while trumps were out)
+    hands = [["QC", "QH", "9H", "8H", "7H", "7D", "QS", "9S", "8S", "7S"],
+             ["9C", "10C", "KC", "JH", "JD", "KH", "10D", "9D", "10S", "KS"],
+             ["AC", "7C", "JC", "JS", "AH", "10H", "AS", "AD", "KD", "QD"]]
+    state = _play(hands, ["8C", "8D"], declarer=2, contract="hearts", cards=("9C",))
+    assert state.suggest() == "AC"
+
+
+def test_second_in_a_grand_he_ducks_a_low_lead_while_jacks_are_out():
+    # the rule above is for suit games only: in a Grand (it lost a list point a game there) the
+    # declarer second to a low club, holding AC and 7C with jacks out, ducks
+    hands = [["QC", "QH", "9H", "8H", "7H", "7D", "QS", "9S", "8S", "7S"],
+             ["9C", "10C", "KC", "JH", "JD", "KH", "10D", "9D", "10S", "KS"],
+             ["AC", "7C", "JC", "JS", "AH", "10H", "AS", "AD", "KD", "QD"]]
+    state = _play(hands, ["8C", "8D"], declarer=2, contract="grand", cards=("9C",))
+    assert state.suggest() == "7C"
