@@ -54,11 +54,37 @@ class ConfigError(UserError):
     def __init__(self, source: str, problems: list[tuple[str, Any, str]]):
         self.source = source
         self.problems = problems
-        count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
-        lines = [f"{source}: {count}"]
-        for key, value, allowed in problems:
-            lines.append(f"  {key} = {value!r}: use {allowed}")
+        shown = _printable(source)
+        if len(problems) == 1:  # one problem, one line
+            super().__init__(f"{shown}: {problem_text(*problems[0])}")
+            return
+        lines = [f"{shown}: {len(problems)} problems"]
+        lines.extend(f"  {problem_text(*problem)}" for problem in problems)
         super().__init__("\n".join(lines))
+
+
+def _printable(text: str) -> str:
+    """A key or path as one visible line: quoted when it is empty or holds a newline."""
+    return text if text and text.isprintable() else repr(text)
+
+
+class ConfigKindError(ConfigError):
+    """A config of another kind than the command takes (a tune config given to `simcards run`)."""
+
+    def __init__(self, source: str, kind: str, command: str, found: list[str]):
+        self.source, self.kind = source, kind
+        self.problems = [("file", source, f"a {command} config")]
+        UserError.__init__(self, f"{source}: this is a {kind} config (it has {', '.join(found)}), "
+                                 f"and `simcards {command}` takes a {command} config; use "
+                                 f"`simcards {kind} {source}`")
+
+
+def problem_text(key: str, value: Any, allowed: str) -> str:
+    """One problem as a message says it; TOML has no null, so a None value is a missing key."""
+    key = _printable(key)
+    if value is None:
+        return f"{key}: missing; use {allowed}"
+    return f"{key} = {value!r}: use {allowed}"
 
 
 @dataclass(frozen=True)
@@ -116,6 +142,8 @@ def _int_problem(key: str, value: Any, minimum: int, problems: list, maximum: in
 
 
 def _read_toml(path: Path, source: str) -> dict:
+    if "\0" in str(path):  # open() would raise a ValueError
+        raise ConfigError(source, [("file", str(path), "a file path without a NUL character")])
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
@@ -129,6 +157,23 @@ def _read_toml(path: Path, source: str) -> dict:
         raise ConfigError(source, [("file", str(path), f"valid TOML ({exc})")]) from None
     except OSError as exc:
         raise ConfigError(source, [("file", str(path), f"a readable TOML file ({exc.strerror})")]) from None
+
+
+# The keys that only one kind of config has, by the command that takes it
+KIND_KEYS = {"run": ("bots", "backend", "scheduler", "include"),
+             "tune": ("tune", "baseline", "objective"),
+             "tournament": ("entrants",)}
+
+
+def check_config_kind(data: dict, command: str, source: str) -> None:
+    """A config of another kind (a tune config given to `simcards run`, ...): one message that
+    says what kind it is and which command takes it, instead of a list of unknown keys."""
+    if any(key in data for key in KIND_KEYS[command]):
+        return
+    for kind, keys in KIND_KEYS.items():
+        found = [key for key in keys if key in data]
+        if kind != command and found:
+            raise ConfigKindError(source, kind, command, found)
 
 
 def _unknown_keys(data: dict, known: tuple[str, ...], problems: list) -> None:
@@ -192,7 +237,7 @@ def _merge_include(data: dict, base: Path, source: str) -> dict:
     includes = data.get("include", [])
     if isinstance(includes, str):
         includes = [includes]
-    if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
+    if not isinstance(includes, list) or not all(isinstance(i, str) and "\0" not in i for i in includes):
         raise ConfigError(source, [("include", includes, "a list of TOML file paths")])
     merged = dict(data)
     own = Path(source).resolve() if Path(source).is_file() else None
@@ -201,7 +246,12 @@ def _merge_include(data: dict, base: Path, source: str) -> dict:
             raise ConfigError(source, [("include", item, "other TOML files, not the config itself")])
         extra = _read_toml(base / item, f"{source} (include {item})")
         if "rules" in extra:
-            merged["rules"] = {**extra["rules"], **merged.get("rules", {})}
+            if not isinstance(extra["rules"], dict):
+                raise ConfigError(f"{source} (include {item})",
+                                  [("rules", extra["rules"], "a table of rule options")])
+            own_rules = merged.get("rules", {})
+            if isinstance(own_rules, dict):  # else the config's own [rules] is the problem named
+                merged["rules"] = {**extra["rules"], **own_rules}
         if "bots" in extra and "bots" not in data:
             merged["bots"] = extra["bots"]
     return merged
@@ -268,6 +318,7 @@ def load_config(path: str | Path, **overrides: Any) -> RunConfig:
     over the file. Raises ConfigError listing every problem."""
     path = Path(path)
     data = _read_toml(path, str(path))
+    check_config_kind(data, "run", str(path))
     if overrides.get("deals") is not None:
         # --deals on the command line sets whatever the ruleset counts (deals or matches)
         ruleset = data.get("ruleset")
@@ -310,16 +361,17 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     path = Path(path)
     source = str(path)
     data = _read_toml(path, source)
+    check_config_kind(data, "tournament", source)
     if games is not None:
         data["games"] = games
     problems: list[tuple[str, Any, str]] = []
     _unknown_keys(data, TOURNAMENT_KEYS, problems)
     game = _name_and_ruleset(data, problems)
     name, ruleset = data.get("name"), data.get("ruleset")
-    _int_problem("games", data.get("games"), 1, problems)
+    _int_problem("games", data.get("games"), 1, problems, MAX_UNITS)
     _int_problem("seed", data.get("seed", 0), 0, problems, INT64_MAX)
     if data.get("deals_per_game") is not None:
-        _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
+        _int_problem("deals_per_game", data["deals_per_game"], 1, problems, MAX_UNITS)
     rules = _rules_problems(data, game, problems)
     entrants = data.get("entrants")
     seats = game.n_seats if game is not None else 2

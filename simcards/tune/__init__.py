@@ -33,6 +33,8 @@ import polars as pl
 from simcards.stats import Z95
 from simcards.games.botspec import bot_problems
 from simcards.config import (
+    INT64_MAX,
+    MAX_UNITS,
     ConfigError,
     _int_problem,
     _name_and_ruleset,
@@ -41,6 +43,7 @@ from simcards.config import (
     _rules_problems,
     _unknown_keys,
     _workers,
+    check_config_kind,
 )
 from simcards.errors import UserError
 from simcards.games import game_class, load, rulesets
@@ -92,7 +95,9 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     """
     path = Path(path)
     source = str(path)
-    data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
+    data = _read_toml(path, source)
+    check_config_kind(data, "tune", source)
+    data = {**data, **{k: v for k, v in overrides.items() if v is not None}}
     problems: list = []
     _unknown_keys(data, TUNE_KEYS, problems)
     game = _name_and_ruleset(data, problems)
@@ -103,12 +108,17 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         game = None
     unit_key = "matches" if game is not None and game.unit == "match" else "deals"
     units = data.get(unit_key)
-    _int_problem(unit_key, units, 2, problems)
-    _int_problem("seed", data.get("seed", 0), 0, problems)
+    _int_problem(unit_key, units, 2, problems, MAX_UNITS)
+    seed = data.get("seed", 0)
+    _int_problem("seed", seed, 0, problems, INT64_MAX)
+    # the verification's own seed: by default the seed's neighbour, wrapped within int64
+    default_verify_seed = (seed + 1_000_003) % (INT64_MAX + 1) if isinstance(seed, int) else 0
+    verify_seed = data.get("verify_seed", default_verify_seed)
+    _int_problem("verify_seed", verify_seed, 0, problems, INT64_MAX)
     _int_problem("grid", data.get("grid", 9), 3, problems)
-    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
+    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems, MAX_UNITS)
     verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
-    _int_problem("verify", verify, 2, problems)
+    _int_problem("verify", verify, 2, problems, MAX_UNITS)
     workers = _workers(data, problems)
     objective = data.get("objective", "auto")
     if game is not None:
@@ -135,20 +145,21 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                 problems.append((key, spec, "a numeric parameter of the baseline bot: "
                                  + (", ".join(tunable) or "it has none")))
             elif (not isinstance(spec, list) or len(spec) not in (2, 3)
-                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
+                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                             and math.isfinite(v) for v in spec)
                   or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
-                problems.append((key, spec, "[low, high] or [low, high, resolution] with low < high"))
+                problems.append((key, spec, "[low, high] or [low, high, resolution] of finite "
+                                            "numbers with low < high and resolution > 0"))
             else:
                 ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
                                          float(spec[2]) if len(spec) == 3 else 1.0))
     output = _output(data, "reports", problems)
     if problems:
         raise ConfigError(source, problems)
-    seed = data.get("seed", 0)
     return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
                       baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
                       grid=data.get("grid", 9), verify=verify,
-                      verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
+                      verify_seed=verify_seed, workers=workers,
                       chunk_size=data.get("chunk_size", 500), output=output)
 
 
