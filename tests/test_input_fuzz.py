@@ -451,11 +451,17 @@ def test_argument_errors_are_one_line_naming_the_flag():
 def test_odd_keys_and_paths_stay_on_one_line(place):
     empty_key = write(place, "odd-key.toml", 'name = "x"\nruleset = "skat"\ndeals = 10\n"" = 1\n')
     refused(["run", empty_key], "'' = 1: use a known key")
-    refused(["run", "a\0b.toml"], "use a file path without a NUL character")
+    refused(["run", "a\0b.toml"], "argument config: 'a\\x00b.toml': use a path of printable")
+    from simcards.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="use a file path without a NUL character"):
+        load_config("a\0b.toml")
     nul = write(place, "nul.toml", 'name = "x"\nruleset = "skat"\ndeals = 10\ninclude = "a\\u0000b"\n')
     refused(["run", nul], "include = ['a\\x00b']: use a list of TOML file paths")
-    code, _, err = run_cli(["run", "new\nline.toml"])
-    assert code == 2 and err.count("\n") == 1 and "'new\\nline.toml'" in err, err
+    refused(["run", "new\nline.toml"], "argument config: 'new\\nline.toml': use a path of printable")
+    refused(["report", "a\tb"], "argument run: 'a\\tb': use a path of printable characters")
+    refused(["tournament", ROOT / "configs" / "tournament-skat.toml", "--out", ""],
+            "argument --out: '': use a path of printable characters")
 
 
 def test_include_whose_rules_are_no_table(place):
