@@ -77,3 +77,33 @@ def test_second_in_a_grand_he_ducks_a_low_lead_while_jacks_are_out():
              ["AC", "7C", "JC", "JS", "AH", "10H", "AS", "AD", "KD", "QD"]]
     state = _play(hands, ["8C", "8D"], declarer=2, contract="grand", cards=("9C",))
     assert state.suggest() == "7C"
+
+
+def test_a_suit_both_defenders_showed_void_in_is_not_out():
+    # Hand Grand (deal 1905 of seed 15): both defenders showed no trump on his JS, so the JH
+    # he has not seen lies in the Skat; after his aces the 10S is a master to cash (he used
+    # to fear a ruff and lead 7D, and the defenders took the last four tricks)
+    hands = [["JC", "AC", "7D", "8D", "AD", "AH", "10S", "JS", "KS", "AS"],
+             ["8C", "9D", "JD", "KD", "8H", "QH", "KH", "7S", "9S", "QS"],
+             ["7C", "10C", "QC", "KC", "10D", "QD", "7H", "9H", "10H", "8S"]]
+    state = GAME.deal(hands=hands, skat=["9C", "JH"], dealer=0, declarer=0, contract="grand",
+                      hand=True, bid=24)
+    for code in ("8H", "7H", "AH", "JC", "JD", "7C", "JS", "7S", "8S", "AC", "8C", "QC",
+                 "AD", "9D", "QD", "AS", "9S", "9H"):
+        state.play(code)
+    assert state.suggest() == "10S"
+
+
+def test_second_and_void_he_ruffs_even_when_the_last_defender_may_overruff():
+    # Hand Grand (deal 2098 of seed 15): spades led again, he is void and the last defender
+    # too; no jack of his is sure (JC is out), but throwing gives the 10S and his card away
+    # for certain: he ruffs low (the void rule's first form threw QC, then QH, 10D and AC to
+    # the next spades; main's declarer ruffed here too, as a trick worth contest_points)
+    hands = [["QC", "AC", "10D", "JD", "AD", "JH", "QH", "AH", "9S", "JS"],
+             ["7C", "8C", "KC", "7D", "9D", "QD", "7H", "8H", "9H", "10H"],
+             ["10C", "JC", "KD", "KH", "7S", "8S", "10S", "QS", "KS", "AS"]]
+    state = GAME.deal(hands=hands, skat=["9C", "8D"], dealer=1, declarer=0, contract="grand",
+                      hand=True, bid=23)
+    for code in ("AS", "9S", "10H", "10S"):
+        state.play(code)
+    assert state.suggest() == "JD"

@@ -208,6 +208,8 @@ def _declarer_card(legal, st, T, params):
     unseen = _unseen(st, seat)
     if not st[S_HAND_GAME]:
         unseen &= ~st[S_SKAT]  # he laid the Skat away himself: no defender holds those cards
+    # nor a card of a suit both defenders have shown void in (in a Hand game it is in the Skat)
+    unseen &= ~(void_cards(st, (seat + 1) % 3, T, contract) & void_cards(st, (seat + 2) % 3, T, contract))
     n = st[S_N_PLAYED]
     if n == 0:
         my_trumps = legal & trumps
@@ -276,7 +278,9 @@ def _declarer_follow(legal, st, T, params, unseen, n):
         sure = _sure_cards(beating, unseen, T, contract)
         if sure:
             return _extreme_power(sure, T, contract, False)
-        return throw
+        # no trump is sure either: ruff low all the same; the trick and the card thrown are
+        # lost for certain, the ruff only when the last defender holds a higher trump
+        return _extreme_power(beating, T, contract, False)
     plain = beating & ~trumps
     if n == 2:  # last: take it, with the most points the winning cards allow
         if plain:
