@@ -30,23 +30,25 @@ from simcards.games.skat._kernels import S_HAND_GAME, S_OUVERT, S_SKAT
 from simcards.games.skat.rules import GRAND, JACKS_MASK, NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
 
 PARAMS = (
+    # the estimates' weights and centres: `python -m simcards.games.skat.calibrate` (40,000
+    # deals) with the declarer play of this module; the Null fit is unchanged by it
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
-    ("suit_w_trump", 1.0, "suit estimate: each trump held (jacks included)"),
-    ("suit_w_jack", 0.51, "suit estimate: each jack, on top of counting as a trump"),
-    ("suit_w_club_jack", 0.18, "suit estimate: the club jack, on top"),
-    ("suit_w_trump_high", 0.54, "suit estimate: the ace and the ten of trumps, each"),
-    ("suit_w_side_ace", 1.12, "suit estimate: each ace of a plain suit"),
-    ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
-    ("suit_w_void", 0.1, "suit estimate: each plain suit the hand is void in"),
-    ("suit_center", 6.8, "suit estimate: the score with an even chance"),
+    ("suit_w_trump", 1.01, "suit estimate: each trump held (jacks included)"),
+    ("suit_w_jack", 0.44, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.21, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.5, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.1, "suit estimate: each ace of a plain suit"),
+    ("suit_w_side_ten", 0.33, "suit estimate: each plain ten held with its ace or two more cards"),
+    ("suit_w_void", 0.17, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.49, "suit estimate: the score with an even chance"),
     ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
     # Grand estimate
-    ("grand_w_jack", 1.61, "Grand estimate: each jack"),
-    ("grand_w_club_jack", 0.28, "Grand estimate: the club jack, on top"),
-    ("grand_w_ace", 1.24, "Grand estimate: each ace"),
-    ("grand_w_ten", 0.63, "Grand estimate: each ten held with its ace or two more cards"),
-    ("grand_w_long", 0.09, "Grand estimate: each card beyond three in a suit headed by its ace"),
-    ("grand_center", 5.63, "Grand estimate: the score with an even chance"),
+    ("grand_w_jack", 1.55, "Grand estimate: each jack"),
+    ("grand_w_club_jack", 0.44, "Grand estimate: the club jack, on top"),
+    ("grand_w_ace", 1.23, "Grand estimate: each ace"),
+    ("grand_w_ten", 0.58, "Grand estimate: each ten held with its ace or two more cards"),
+    ("grand_w_long", 0.08, "Grand estimate: each card beyond three in a suit headed by its ace"),
+    ("grand_center", 5.48, "Grand estimate: the score with an even chance"),
     ("grand_scale", 1.0, "Grand estimate: score per logistic unit"),
     # Null estimate: logistic((null_center - danger) / null_scale)
     ("null_center", 9.9, "Null estimate: the danger (sum over cards of how far a card sits above "
