@@ -15,40 +15,14 @@ game family; ``--save`` writes the per-game scores to Parquet.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 import polars as pl
 
 import simcards
-from simcards.cards import DECK32
-from simcards.games.skat import settle
-from simcards.games.skat.game import contract_name
 from simcards.games.skat.rules import PASSED
-
-
-def list_scores(games: pl.DataFrame, points, tricks, seat: int) -> np.ndarray:
-    """The declarer's list score of each game of ``games`` had he made ``points`` and
-    ``tricks`` (his twelve cards are his dealt ten plus the Skat)."""
-    out = np.empty(games.height, dtype=np.int64)
-    for k, row in enumerate(games.iter_rows(named=True)):
-        cards = DECK32.hand_codes(int(row[f"hand_{seat}"] | row["skat"]))
-        result = settle(cards, contract_name(row["contract"]), row["final_bid"], int(points[k]),
-                        int(tricks[k]), hand=bool(row["hand_game"]),
-                        schneider_announced=bool(row["schneider_announced"]),
-                        schwarz_announced=bool(row["schwarz_announced"]), ouvert=bool(row["ouvert"]))
-        out[k] = result["declarer_score"]
-    return out
-
-
-def summary(diff: np.ndarray) -> str:
-    n = diff.size
-    if n == 0:
-        return "no games"
-    mean = float(diff.mean())
-    se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return f"{mean:+.2f} ({mean - 1.96 * se:+.2f} .. {mean + 1.96 * se:+.2f}), {n} games"
+from skat_play_ab import list_scores, summary  # the sibling script: list scores, intervals
 
 
 def main() -> None:
@@ -68,7 +42,7 @@ def main() -> None:
     pimc = game.play_declared(games, args.seed, bots)
     seconds = time.perf_counter() - began
     pimc_scores = list_scores(games, pimc["points_declarer"].to_numpy(),
-                              pimc["tricks_declarer"].to_numpy(), args.seat)
+                              pimc["tricks_declarer"].to_numpy())
     heuristic_scores = games[f"list_{args.seat}"].to_numpy().astype(np.int64)
     frame = games.select("deal_index", "contract", "final_bid", "hand_game",
                          pl.col("points_declarer").alias("points_heuristic"),

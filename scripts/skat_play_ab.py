@@ -1,23 +1,26 @@
 """Skat declarer play A/B: the heuristic with two parameter rows on the same declared games.
 
     python scripts/skat_play_ab.py --deals 20000 --seed 21 --new pull_trumps_min=2 [--old k=v,...]
-    OTHER/python scripts/skat_play_ab.py --deals 60000 --seed 21 --save old.parquet
-    python scripts/skat_play_ab.py --deals 60000 --seed 21 --against old.parquet
+    python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --save new.parquet
+    OTHER/python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --save old.parquet
+    python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --against old.parquet
 
 The heuristic bots (shipped defaults) bid and declare deals 0 .. deals-1 of ``seed``; every
 declared game is played again (`play_declared`: the same cards, contract, discard and play
 stream) with ``--old`` and with ``--new`` parameters at every seat. A change to the declarer's
 play only leaves the defenders' rules as they are, so the difference is what the new declarer
 gains: the declarer's list points a game (new minus old), its 95% interval, per family.
-Across two builds: ``--save`` writes the ``--old`` row's scores with one build's python, and
-``--against`` reads them as the old side in the other (the same deals are declared only when
-the builds bid alike).
+Across two builds: ``--games`` writes the declared games (or reads them, when the file is
+there), so both builds play the same declarations even when they bid apart; ``--save`` writes
+the ``--old`` row's scores with one build's python, and ``--against`` reads them as the old
+side in the other.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -67,12 +70,18 @@ def main() -> None:
     parser.add_argument("--old", default="")
     parser.add_argument("--new", action="append", default=[],
                         help="a candidate row (repeat to compare several with --old)")
+    parser.add_argument("--games", default=None, help="the declared games: read if there, else written")
     parser.add_argument("--save", default=None, help="write the old row's scores here and stop")
     parser.add_argument("--against", default=None, help="the old side: scores written by --save")
     args = parser.parse_args()
     game = simcards.load("skat")
-    deals = game.simulate(args.deals, seed=args.seed, bots="heuristic")
-    games = deals.filter(pl.col("contract") != PASSED)
+    if args.games and Path(args.games).exists():
+        games = pl.read_parquet(args.games)
+    else:
+        deals = game.simulate(args.deals, seed=args.seed, bots="heuristic")
+        games = deals.filter(pl.col("contract") != PASSED)
+        if args.games:
+            games.write_parquet(args.games)
     contract = games["contract"].to_numpy()
 
     def play(text):

@@ -7,11 +7,11 @@ import simcards
 GAME = simcards.load("skat")
 
 
-def _play(hands, skat, *, declarer, contract, cards=()):
-    """A declared game (dealer 0, so forehand is seat 1 and leads) after ``cards``; the declarer
-    laid the Skat he picked up away again."""
-    state = GAME.deal(hands=hands, skat=skat, dealer=0, declarer=declarer, contract=contract,
-                      discard=skat, bid=18)
+def _play(hands, skat, *, declarer, contract, cards=(), dealer=0, hand=False, bid=18):
+    """A declared game after ``cards`` (dealer 0: forehand is seat 1 and leads); unless it is
+    a ``hand`` game, the declarer laid the Skat he picked up away again."""
+    state = GAME.deal(hands=hands, skat=skat, dealer=dealer, declarer=declarer, contract=contract,
+                      hand=hand, discard=None if hand else skat, bid=bid)
     for code in cards:
         state.play(code)
     assert state.to_move == declarer
@@ -86,11 +86,9 @@ def test_a_suit_both_defenders_showed_void_in_is_not_out():
     hands = [["JC", "AC", "7D", "8D", "AD", "AH", "10S", "JS", "KS", "AS"],
              ["8C", "9D", "JD", "KD", "8H", "QH", "KH", "7S", "9S", "QS"],
              ["7C", "10C", "QC", "KC", "10D", "QD", "7H", "9H", "10H", "8S"]]
-    state = GAME.deal(hands=hands, skat=["9C", "JH"], dealer=0, declarer=0, contract="grand",
-                      hand=True, bid=24)
-    for code in ("8H", "7H", "AH", "JC", "JD", "7C", "JS", "7S", "8S", "AC", "8C", "QC",
-                 "AD", "9D", "QD", "AS", "9S", "9H"):
-        state.play(code)
+    cards = ("8H", "7H", "AH", "JC", "JD", "7C", "JS", "7S", "8S", "AC", "8C", "QC",
+             "AD", "9D", "QD", "AS", "9S", "9H")
+    state = _play(hands, ["9C", "JH"], declarer=0, contract="grand", cards=cards, hand=True, bid=24)
     assert state.suggest() == "10S"
 
 
@@ -102,8 +100,27 @@ def test_second_and_void_he_ruffs_even_when_the_last_defender_may_overruff():
     hands = [["QC", "AC", "10D", "JD", "AD", "JH", "QH", "AH", "9S", "JS"],
              ["7C", "8C", "KC", "7D", "9D", "QD", "7H", "8H", "9H", "10H"],
              ["10C", "JC", "KD", "KH", "7S", "8S", "10S", "QS", "KS", "AS"]]
-    state = GAME.deal(hands=hands, skat=["9C", "8D"], dealer=1, declarer=0, contract="grand",
-                      hand=True, bid=23)
-    for code in ("AS", "9S", "10H", "10S"):
-        state.play(code)
+    state = _play(hands, ["9C", "8D"], declarer=0, contract="grand", cards=("AS", "9S", "10H", "10S"),
+                  dealer=1, hand=True, bid=23)
     assert state.suggest() == "JD"
+
+
+def test_second_and_void_in_a_suit_game_he_ruffs_a_trick_of_no_points():
+    # Hearts, middlehand declares; 7S led, he is void in spades: the last defender would smear
+    # a ten or an ace on his partner's trick, so he ruffs low (the void rule's first form threw
+    # 7C; main's declarer ruffed with JS, a jack nobody could beat)
+    hands = [["QS", "9S", "8S", "QC", "9C", "KH", "QH", "9H", "8H", "7D"],
+             ["7S", "AS", "10S", "KS", "10C", "KC", "JH", "JD", "10D", "9D"],
+             ["JC", "JS", "AH", "10H", "7H", "AC", "7C", "AD", "KD", "QD"]]
+    state = _play(hands, ["8C", "8D"], declarer=2, contract="hearts", cards=("7S",))
+    assert state.suggest() == "7H"
+
+
+def test_second_on_a_trump_lead_he_wins_with_his_lowest_trump_that_does():
+    # Hearts, middlehand declares; 9H led (no points): QH wins unless the last defender holds a
+    # higher trump, 8H never does; he plays QH (he used to play 8H on a trick under 4 points)
+    hands = [["JS", "JH", "KH", "7H", "8C", "9S", "8S", "7S", "9D", "8D"],
+             ["9H", "JC", "AH", "10H", "QC", "9C", "KS", "QS", "10D", "QD"],
+             ["8H", "QH", "JD", "AC", "10C", "KC", "AS", "10S", "AD", "KD"]]
+    state = _play(hands, ["7C", "7D"], declarer=2, contract="hearts", cards=("9H",))
+    assert state.suggest() == "QH"
