@@ -33,14 +33,14 @@ PARAMS = (
     # the estimates' weights and centres: `python -m simcards.games.skat.calibrate` (40,000
     # deals) with the declarer play of this module; the Null fit is unchanged by it
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
-    ("suit_w_trump", 1.01, "suit estimate: each trump held (jacks included)"),
-    ("suit_w_jack", 0.44, "suit estimate: each jack, on top of counting as a trump"),
-    ("suit_w_club_jack", 0.21, "suit estimate: the club jack, on top"),
-    ("suit_w_trump_high", 0.5, "suit estimate: the ace and the ten of trumps, each"),
-    ("suit_w_side_ace", 1.1, "suit estimate: each ace of a plain suit"),
-    ("suit_w_side_ten", 0.33, "suit estimate: each plain ten held with its ace or two more cards"),
-    ("suit_w_void", 0.17, "suit estimate: each plain suit the hand is void in"),
-    ("suit_center", 6.49, "suit estimate: the score with an even chance"),
+    ("suit_w_trump", 1.02, "suit estimate: each trump held (jacks included)"),
+    ("suit_w_jack", 0.39, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.23, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.52, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.11, "suit estimate: each ace of a plain suit"),
+    ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
+    ("suit_w_void", 0.16, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.43, "suit estimate: the score with an even chance"),
     ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
     # Grand estimate
     ("grand_w_jack", 1.55, "Grand estimate: each jack"),
