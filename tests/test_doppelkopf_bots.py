@@ -9,8 +9,8 @@ import polars as pl
 import simcards
 
 GAME = simcards.load("doppelkopf")
-QUIET = {"solo_threshold": 999, "announce_threshold": 999, "no90_threshold": 999,
-         "no60_threshold": 999, "no30_threshold": 999}
+QUIET = {"solo_threshold": 999, "announce_threshold": 999, "kontra_threshold": 999,
+         "no90_threshold": 999, "no60_threshold": 999, "no30_threshold": 999}
 
 
 def party_gain(n: int, seed: int) -> np.ndarray:
@@ -52,6 +52,7 @@ def test_thresholds_drive_the_decisions():
     assert quiet["game_type"].is_in([0, 1, 2]).all()
     keen = GAME.simulate(1000, seed=2, bots={"kind": "heuristic",
                                              "params": {"announce_threshold": -999,
+                                                        "kontra_threshold": -999,
                                                         "solo_threshold": 999}})
     normal = keen.filter(pl.col("game_type") == 0)
     assert ((normal["ann_re"] >= 11) & (normal["ann_kontra"] >= 10)).all()  # Re, and the reply
@@ -61,6 +62,17 @@ def test_thresholds_drive_the_decisions():
     silent = GAME.simulate(1000, seed=2, bots={"kind": "heuristic",
                                                "params": {"marriage_silent": 1, **QUIET}})
     assert silent["game_type"].is_in([0, 3]).all() and (silent["game_type"] == 3).any()
+
+
+def test_re_and_kontra_have_their_own_thresholds():
+    only_re = GAME.simulate(1000, seed=2, bots={"kind": "heuristic", "params": {
+        **QUIET, "announce_threshold": -999}})
+    normal = only_re.filter(pl.col("game_type") == 0)
+    assert (normal["ann_re"] == 12).all() and (normal["ann_kontra"] == -1).all()
+    only_kontra = GAME.simulate(1000, seed=2, bots={"kind": "heuristic", "params": {
+        **QUIET, "kontra_threshold": -999}})
+    normal = only_kontra.filter(pl.col("game_type") == 0)
+    assert (normal["ann_re"] == -1).all() and (normal["ann_kontra"] >= 11).all()
 
 
 def test_announcements_follow_the_estimate():

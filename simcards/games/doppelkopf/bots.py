@@ -16,15 +16,19 @@ with "top trumps" the three highest trump kinds (10 of hearts, club and spade qu
 normal game). A solo is judged by the same formula with the ``ws_*`` weights under the solo's
 card order (fleshless: the aces are its top cards). Decisions are thresholds on it:
 - solo: the best solo's estimate reaches ``solo_threshold``;
-- Re/Kontra: the estimate (plus ``w_partner_call`` once the partner has announced) reaches
-  ``announce_threshold``; no 90 / no 60 / no 30 / schwarz: ``no90_threshold`` ... (the
-  highest level in time that the estimate clears is called; passed-over levels count too);
+- Re: the estimate (plus ``w_partner_call`` once the partner has announced) reaches
+  ``announce_threshold``; Kontra: ``kontra_threshold`` likewise; no 90 / no 60 / no 30 /
+  schwarz: ``no90_threshold`` ... (the highest level in time that the estimate clears is
+  called; passed-over levels count too);
 - the opponents of a solo do not announce.
 
-The shipped thresholds of Re/Kontra (124), no 90 (203) and the solo (135) are what
-configs/tune-doppelkopf.toml chose (20,000 deals per candidate, seed 1; against the untuned
-121/151/121 the tuned seat gains +0.60 points per deal, 95% interval +0.59 .. +0.62, on 40,000
-fresh deals); no 60 and no 30 sit above no 90 (225, 250), schwarz is never called.
+Re and Kontra had one threshold until Kontra got its own: ``announce_threshold`` kept its name
+for Re, so configs and tuned threshold files that set it still run (they now set Re alone).
+The shipped thresholds of Re and Kontra (124 both), no 90 (203) and the solo (135) are what
+configs/tune-doppelkopf.toml chose when Re and Kontra shared one (20,000 deals per candidate,
+seed 1; against the untuned 121/151/121 the tuned seat gains +0.60 points per deal, 95%
+interval +0.59 .. +0.62, on 40,000 fresh deals); no 60 and no 30 sit above no 90 (225, 250),
+schwarz is never called.
 
 The weights are least-squares fits (simcards/games/doppelkopf/calibrate.py): the hand weights
 predict the party's Augen in normal games of heuristic play without announcements (60,000
@@ -121,7 +125,8 @@ PARAMS = (
     ("ws_jack", 15.0, "solo estimate: added for a jack solo"),
     ("ws_fleshless", 110.0, "solo estimate: added for a fleshless"),
     ("solo_threshold", 135.0, "play the best solo when its estimate reaches this"),
-    ("announce_threshold", 124.0, "announce Re/Kontra when the estimate reaches this"),
+    ("announce_threshold", 124.0, "announce Re when the estimate reaches this"),
+    ("kontra_threshold", 124.0, "announce Kontra when the estimate reaches this"),
     ("no90_threshold", 203.0, "announce no 90 when the estimate reaches this"),
     ("no60_threshold", 225.0, "announce no 60 when the estimate reaches this"),
     ("no30_threshold", 250.0, "announce no 30 when the estimate reaches this"),
@@ -141,7 +146,7 @@ PARAMS = (
 )
 (P_W_BASE, P_W_TRUMP, P_W_TOP, P_W_ACE, P_W_VOID, P_W_FOX, P_W_PARTNER_CALL, P_WS_BASE,
  P_WS_TRUMP, P_WS_TOP, P_WS_ACE, P_WS_VOID, P_WS_QUEEN, P_WS_JACK, P_WS_FLESHLESS,
- P_SOLO_THRESHOLD, P_ANNOUNCE, P_NO90, P_NO60,
+ P_SOLO_THRESHOLD, P_ANNOUNCE, P_KONTRA, P_NO90, P_NO60,
  P_NO30, P_SCHWARZ, P_MARRIAGE_SILENT, P_PULL_TRUMPS, P_SHOW_QC, P_CONTEST, P_KEEP_TRUMP,
  P_KARLCHEN) = range(len(PARAMS))
 PARAM_INDEX = {name: k for k, (name, _, _) in enumerate(PARAMS)}
@@ -236,8 +241,10 @@ def bot_call(st, seat, estimate, p):
     if current >= 0 and popcount(team) > 1:
         e += p[P_W_PARTNER_CALL]
     wanted = -1
-    for level in range(5):
-        if e >= p[P_ANNOUNCE + level]:
+    if e >= p[P_ANNOUNCE if party == RE else P_KONTRA]:
+        wanted = 0
+    for level in range(1, 5):
+        if e >= p[P_NO90 + level - 1]:
             wanted = level
     for level in range(wanted, current, -1):
         if call_in_time(st, seat, level):
