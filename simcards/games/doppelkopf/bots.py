@@ -43,15 +43,38 @@ the eight-trump solos that the full offsets let through (their solo card play is
 and at 20 / 15 the few they play still gain the soloist about 2 points a deal.
 
 Card play (heuristic): lead a trump held above every unseen one when holding
-``pull_trumps_min`` trumps or playing a solo; a Re player whose partner is unknown shows itself
-with a club queen (``show_club_queen``); otherwise lead an ace of a plain suit not yet played,
-else a low card. Following: on a trick the known partner wins for sure, add the most Augen
-(plain aces and tens, then the fox: a fox given to the partner cannot be caught); else win a
-trick worth ``contest_points`` or more (or holding a fox) with a card nobody can beat, or as
-the last player with the cheapest winner; else throw the cheapest card, keeping the fox and
-the high trumps. The holder of an announced marriage plays its cheapest card until a partner
-is found. The J of clubs is held back for the last trick (Karlchen) from trick 9 on
-when at most ``karlchen_risk`` unseen trumps can beat it.
+``pull_trumps_min`` trumps; a Re player whose partner is unknown shows itself with a club queen
+(``show_club_queen``); otherwise lead an ace of a plain suit not yet played, else a low card.
+Following: on a trick the known partner wins for sure, add the most Augen (plain aces and
+tens, then the fox: a fox given to the partner cannot be caught); else win a trick worth
+``contest_points`` or more (or holding a fox) with a card nobody can beat, or as the last
+player with the cheapest winner; else throw the cheapest card, keeping the fox and the high
+trumps. The holder of an announced marriage plays its cheapest card until a partner is found.
+The J of clubs is held back for the last trick (Karlchen) from trick 9 on when at most
+``karlchen_risk`` unseen trumps can beat it.
+
+Solo play. The soloist knows that every card it has not seen is a defender's, so "nobody can
+beat it" is exact for it; the defenders know who the soloist is. The soloist leads:
+1. while the defenders still hold trumps and it holds at least as many as they do plus
+   ``solo_draw_margin`` (-2), a trump nobody can beat (drawing their trumps; with far fewer it
+   keeps its top trumps to ruff and to win rich tricks);
+2. else its richest plain card nobody can beat, in a suit no defender has shown a void in (any
+   suit once the defenders are out of trumps: then nothing can ruff it);
+3. else its cheapest plain card, else its lowest trump.
+The soloist, following a defender's lead: as the last player it wins with its cheapest
+winner; void in a plain suit led, it ruffs with its cheapest winning trump when no defender
+still to play has shown a void in that suit and at least ``solo_ruff_cards`` (2) unseen cards
+of it are left per defender still to play (they must follow); else it wins a trick worth
+``contest_points`` with a card nobody can beat, else throws its cheapest card. A defender
+leads its richest plain card nobody can beat in a suit the soloist has not shown a void in,
+else its cheapest plain card (never a trump into the soloist's); a trick a defender wins after
+the soloist has played to it is safe (only partners follow), so the others add their Augen.
+The old play drew trumps to the end, so the soloist spent its trumps on tricks the defenders
+no longer contested and then gave the lead away, led an ace only in a suit nobody had
+discarded in, and ruffed only a trick worth 10 Augen with a top trump: in duplicate on the same
+solo deals (scripts/solo_ab.py, 500,000 deals of seed 12, 9,887 solos the bots chose) the
+soloist's rules gain the soloist +2.54 points per solo game (95% +2.40 .. +2.68; it wins 96.2%
+instead of 86.7%), and the defenders' rules take 0.66 of that back (-0.74 .. -0.59).
 """
 
 from __future__ import annotations
@@ -60,7 +83,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP, suit_mask
+from simcards.games._trick import TRUMP, eff_suit, suit_mask
 from simcards.games.botspec import HEURISTIC, STANDARD_KINDS
 from simcards.games.doppelkopf._kernels import (
     KONTRA,
@@ -78,6 +101,7 @@ from simcards.games.doppelkopf._kernels import (
     S_TO_MOVE,
     S_TRICK,
     S_TRICK_NO,
+    S_VOIDS,
     S_WIN_POS,
     S_CONTRACT,
     S_DECLARER,
@@ -143,12 +167,18 @@ PARAMS = (
                         "(keeps the high trumps for control)"),
     ("karlchen_risk", 1.0, "hold the J of clubs for the last trick while at most this many unseen "
                            "trumps beat it (negative: never)"),
+    ("solo_draw_margin", -2.0, "the soloist draws trumps while it holds at least the defenders' "
+                               "unseen trumps plus this many"),
+    ("solo_ruff_cards", 2.0, "the soloist ruffs a plain lead with its cheapest winning trump while "
+                             "this many cards of the suit per defender still to play are unseen"),
+    ("solo_play", 3.0, "MEASUREMENT: 1 the soloist's rules, 2 the defenders', 3 both, 0 the old "
+                       "play"),
 )
 (P_W_BASE, P_W_TRUMP, P_W_TOP, P_W_ACE, P_W_VOID, P_W_FOX, P_W_PARTNER_CALL, P_WS_BASE,
  P_WS_TRUMP, P_WS_TOP, P_WS_ACE, P_WS_VOID, P_WS_QUEEN, P_WS_JACK, P_WS_FLESHLESS,
  P_SOLO_THRESHOLD, P_ANNOUNCE, P_KONTRA, P_NO90, P_NO60,
  P_NO30, P_SCHWARZ, P_MARRIAGE_SILENT, P_PULL_TRUMPS, P_SHOW_QC, P_CONTEST, P_KEEP_TRUMP,
- P_KARLCHEN) = range(len(PARAMS))
+ P_KARLCHEN, P_SOLO_DRAW_MARGIN, P_SOLO_RUFF_CARDS, P_SOLO_PLAY) = range(len(PARAMS))
 PARAM_INDEX = {name: k for k, (name, _, _) in enumerate(PARAMS)}
 
 
@@ -315,10 +345,113 @@ def _lowest_rank(cards, contract, T):
 
 
 @kernel
+def _top_cards(cards, unseen, T, contract):
+    """The cards of ``cards`` that no unseen card beats."""
+    out = np.int64(0)
+    rest = cards
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if T[T_ABOVE + contract * 48 + card] & unseen == 0:
+            out |= np.int64(1) << card
+    return out
+
+
+@kernel
+def _plain_winner(legal, unseen, ruffer_voids, T, contract):
+    """The richest plain card of ``legal`` that no unseen card beats, in a suit none of the
+    possible ruffers has shown a void in (``ruffer_voids``: the suits they have shown void), or
+    -1."""
+    best, best_points = -1, -1
+    for suit in range(4):
+        cards = legal & suit_mask(T, contract, suit)
+        if cards == 0 or (ruffer_voids >> suit) & 1:
+            continue
+        tops = _top_cards(cards, unseen, T, contract)
+        if tops != 0:
+            card = _richest(tops, contract, T, 0.0)
+            if T[T_POINTS + card] > best_points:
+                best, best_points = card, T[T_POINTS + card]
+    return best
+
+
+@kernel
+def _soloist_lead(st, seat, legal, unseen, p, T, contract):
+    """The soloist's lead (module docstring, solo play); every unseen card is a defender's."""
+    trump_mask = suit_mask(T, contract, TRUMP)
+    trumps = legal & trump_mask
+    their_trumps = unseen & trump_mask
+    if (trumps != 0 and their_trumps != 0
+            and popcount(trumps) >= popcount(their_trumps) + p[P_SOLO_DRAW_MARGIN]):
+        tops = _top_cards(trumps, unseen, T, contract)
+        if tops != 0:
+            return lowest_bit_index(tops)
+    ruffer_voids = 0
+    if their_trumps != 0:  # once they are out of trumps, no plain winner can be ruffed
+        for other in range(4):
+            if other != seat:
+                ruffer_voids |= st[S_VOIDS + other]
+    card = _plain_winner(legal, unseen, ruffer_voids, T, contract)
+    if card >= 0:
+        return card
+    plain = legal & ~trump_mask
+    if plain != 0:
+        return _cheapest(plain, contract, T, p[P_KEEP_TRUMP], False)
+    return _lowest_rank(legal, contract, T)
+
+
+@kernel
+def _defender_lead(st, legal, unseen, p, T, contract):
+    """A defender's lead against a solo (module docstring, solo play)."""
+    card = _plain_winner(legal, unseen, st[S_VOIDS + st[S_DECLARER]], T, contract)
+    if card >= 0:
+        return card
+    plain = legal & ~suit_mask(T, contract, TRUMP)
+    return _cheapest(plain if plain != 0 else legal, contract, T, p[P_KEEP_TRUMP], False)
+
+
+@kernel
+def _soloist_follow(st, legal, unseen, n, best, p, T, contract):
+    """The soloist's card to a trick a defender led (module docstring, solo play)."""
+    winners = np.int64(0)
+    rest = legal
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if takes_over(card, best, T, contract):
+            winners |= np.int64(1) << card
+    if winners != 0:
+        if n == 3:
+            return _lowest_rank(winners, contract, T)
+        led = eff_suit(T, contract, st[S_TRICK])
+        if led != TRUMP and legal & suit_mask(T, contract, led) == 0:
+            # a ruff: a defender still to play overtakes it only when void in the led suit too
+            shown_void = False
+            for k in range(n + 1, 4):
+                if (st[S_VOIDS + ((st[S_LEADER] + k) & 3)] >> led) & 1:
+                    shown_void = True
+            left = popcount(unseen & suit_mask(T, contract, led))
+            if not shown_void and left >= p[P_SOLO_RUFF_CARDS] * (3 - n):
+                return _lowest_rank(winners, contract, T)
+        augen = 0
+        for i in range(n):
+            augen += T[T_POINTS + st[S_TRICK + i]]
+        sure = _top_cards(winners, unseen, T, contract)
+        if sure != 0 and augen >= p[P_CONTEST]:
+            return _lowest_rank(sure, contract, T)
+    return _cheapest(legal, contract, T, p[P_KEEP_TRUMP], False)
+
+
+@kernel
 def _lead(st, seat, legal, unseen, team, p, T, contract):
     trumps = legal & suit_mask(T, contract, TRUMP)
     n_trumps = popcount(trumps)
     soloist = st[S_SOLO] != 0 and st[S_DECLARER] == seat
+    if soloist and int(p[P_SOLO_PLAY]) & 1:
+        return _soloist_lead(st, seat, legal, unseen, p, T, contract)
+    if (st[S_SOLO] != 0 and not soloist and popcount(st[S_REV_KO]) == 3
+            and int(p[P_SOLO_PLAY]) & 2):
+        return _defender_lead(st, legal, unseen, p, T, contract)
     # a trump nobody else can beat, to draw the others' trumps
     if n_trumps > 0 and (soloist or n_trumps >= p[P_PULL_TRUMPS]):
         rest = trumps
@@ -366,8 +499,14 @@ def heuristic_card(legal, st, T, p):
     best = st[S_TRICK + st[S_WIN_POS]]
     best_seat = (st[S_LEADER] + st[S_WIN_POS]) & 3
     last = n == 3
+    soloist = st[S_DECLARER]
+    if st[S_SOLO] != 0 and soloist == seat and int(p[P_SOLO_PLAY]) & 1:
+        return _soloist_follow(st, legal, unseen, n, best, p, T, contract)
     if (team >> best_seat) & 1:
         safe = last or T[T_ABOVE + contract * 48 + best] & unseen == 0
+        if (st[S_SOLO] != 0 and popcount(st[S_REV_KO]) == 3 and int(p[P_SOLO_PLAY]) & 2
+                and (soloist - st[S_LEADER]) & 3 < n):
+            safe = True  # against a solo, once the soloist has played only partners follow
         if safe:
             return _richest(legal, contract, T, p[P_KEEP_TRUMP])
         return _cheapest(legal, contract, T, p[P_KEEP_TRUMP], True)
