@@ -71,10 +71,11 @@ else its cheapest plain card (never a trump into the soloist's); a trick a defen
 the soloist has played to it is safe (only partners follow), so the others add their Augen.
 The old play drew trumps to the end, so the soloist spent its trumps on tricks the defenders
 no longer contested and then gave the lead away, led an ace only in a suit nobody had
-discarded in, and ruffed only a trick worth 10 Augen with a top trump: in duplicate on the same
-solo deals (scripts/solo_ab.py, 500,000 deals of seed 12, 9,887 solos the bots chose) the
-soloist's rules gain the soloist +2.54 points per solo game (95% +2.40 .. +2.68; it wins 96.2%
-instead of 86.7%), and the defenders' rules take 0.66 of that back (-0.74 .. -0.59).
+discarded in, and ruffed only a trick worth 10 Augen, with a top trump. In duplicate on the
+same solo deals (scripts/solo_ab.py with the measurement switch of commit d5b750e, 500,000
+deals of seed 12, 9,887 solos the bots chose) the soloist's rules gain the soloist +2.54 points
+per solo game (95% +2.40 .. +2.68; it wins 96.2% instead of 86.7%), and the defenders' rules
+take 0.66 of that back (-0.74 .. -0.59).
 """
 
 from __future__ import annotations
@@ -171,14 +172,12 @@ PARAMS = (
                                "unseen trumps plus this many"),
     ("solo_ruff_cards", 2.0, "the soloist ruffs a plain lead with its cheapest winning trump while "
                              "this many cards of the suit per defender still to play are unseen"),
-    ("solo_play", 3.0, "MEASUREMENT: 1 the soloist's rules, 2 the defenders', 3 both, 0 the old "
-                       "play"),
 )
 (P_W_BASE, P_W_TRUMP, P_W_TOP, P_W_ACE, P_W_VOID, P_W_FOX, P_W_PARTNER_CALL, P_WS_BASE,
  P_WS_TRUMP, P_WS_TOP, P_WS_ACE, P_WS_VOID, P_WS_QUEEN, P_WS_JACK, P_WS_FLESHLESS,
  P_SOLO_THRESHOLD, P_ANNOUNCE, P_KONTRA, P_NO90, P_NO60,
  P_NO30, P_SCHWARZ, P_MARRIAGE_SILENT, P_PULL_TRUMPS, P_SHOW_QC, P_CONTEST, P_KEEP_TRUMP,
- P_KARLCHEN, P_SOLO_DRAW_MARGIN, P_SOLO_RUFF_CARDS, P_SOLO_PLAY) = range(len(PARAMS))
+ P_KARLCHEN, P_SOLO_DRAW_MARGIN, P_SOLO_RUFF_CARDS) = range(len(PARAMS))
 PARAM_INDEX = {name: k for k, (name, _, _) in enumerate(PARAMS)}
 
 
@@ -447,13 +446,12 @@ def _lead(st, seat, legal, unseen, team, p, T, contract):
     trumps = legal & suit_mask(T, contract, TRUMP)
     n_trumps = popcount(trumps)
     soloist = st[S_SOLO] != 0 and st[S_DECLARER] == seat
-    if soloist and int(p[P_SOLO_PLAY]) & 1:
+    if soloist:
         return _soloist_lead(st, seat, legal, unseen, p, T, contract)
-    if (st[S_SOLO] != 0 and not soloist and popcount(st[S_REV_KO]) == 3
-            and int(p[P_SOLO_PLAY]) & 2):
+    if st[S_SOLO] != 0 and popcount(st[S_REV_KO]) == 3:  # a defender, who knows the soloist
         return _defender_lead(st, legal, unseen, p, T, contract)
     # a trump nobody else can beat, to draw the others' trumps
-    if n_trumps > 0 and (soloist or n_trumps >= p[P_PULL_TRUMPS]):
+    if n_trumps >= p[P_PULL_TRUMPS] and n_trumps > 0:
         rest = trumps
         while rest:
             card = lowest_bit_index(rest)
@@ -500,11 +498,11 @@ def heuristic_card(legal, st, T, p):
     best_seat = (st[S_LEADER] + st[S_WIN_POS]) & 3
     last = n == 3
     soloist = st[S_DECLARER]
-    if st[S_SOLO] != 0 and soloist == seat and int(p[P_SOLO_PLAY]) & 1:
+    if st[S_SOLO] != 0 and soloist == seat:
         return _soloist_follow(st, legal, unseen, n, best, p, T, contract)
     if (team >> best_seat) & 1:
         safe = last or T[T_ABOVE + contract * 48 + best] & unseen == 0
-        if (st[S_SOLO] != 0 and popcount(st[S_REV_KO]) == 3 and int(p[P_SOLO_PLAY]) & 2
+        if (st[S_SOLO] != 0 and popcount(st[S_REV_KO]) == 3
                 and (soloist - st[S_LEADER]) & 3 < n):
             safe = True  # against a solo, once the soloist has played only partners follow
         if safe:
