@@ -23,7 +23,8 @@ def test_report_reads_well(tmp_path: Path):
         assert title in text
     assert "one player holds both club queens in 23.4% of random deals" in text
     assert "exactly 11/47 = 23.4%" in text
-    assert "Re wins" in text and "strong tables announce" in text.lower()
+    assert "Re wins" in text and "strong tables announce" not in text.lower()
+    assert "Doppelkopf-Wissen" in text and "the source gives no sample size" in text
     for png in ("game_types.png", "announcements.png", "success_by_estimate.png", "score_hist.png"):
         assert (tmp_path / "reports" / "doko" / png).exists()
 

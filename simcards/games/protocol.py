@@ -23,8 +23,9 @@ What a ruleset declares (class attributes):
   equally often. Default: the partnerships, else each seat alone.
 - ``objectives``: tuning objectives, name -> `Objective`; the first is the default.
 - ``bench``: `BenchEntry` rows for `scripts/bench.py` (bots, target deals per second).
-- ``published_references``: sentences on published figures of human play (with their source)
-  that the report's bot-sanity section shows beside the bots' figures.
+- ``published_references``: published figures of human play or other programs
+  (`simcards.games.references.Reference`: each names its source and its sample size, or says
+  the source gives none) that the report's bot-sanity section shows beside the bots' figures.
 - ``tricks_per_deal`` and ``card_points_total``: what every completed deal's tricks and card
   points add up to (`row_totals` reads them from a deal row).
 
@@ -191,8 +192,8 @@ class Game:
     # deals that form one game of a tournament for deal-unit rulesets (an option
     # ``deals_per_match`` overrides it)
     deals_per_game: int = 16
-    # published figures of people's play the report sets beside the bots' (bot sanity section)
-    published_references: tuple[str, ...] = ()
+    # published figures the report sets beside the bots' (bot sanity section): References
+    published_references: tuple = ()
     user_bots = None  # a simcards.games.userbots.Support where the ruleset takes user bots
     _user_loops: dict = {}  # the loops of the user-bot table playing now (Table.playing)
 

@@ -27,6 +27,7 @@ from simcards.games.skat.rules import (
     build_tables,
 )
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
+from simcards.games.skat.stats import SKAT_ONLINE
 from simcards.games.skat.userbot import SUPPORT as SKAT_USER_BOTS
 
 SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS, counts=sbots.COUNTS)
@@ -79,12 +80,7 @@ class SkatGame(Game):
     }
     bench = (BenchEntry("random"), BenchEntry("heuristic", 200_000))
     deals_per_game = 36  # a tournament series: 36 deals, placed by Seeger-Fabian totals
-    published_references = (
-        "Skat-Online, 17,967,106 tournament games: 4.9% of deals passed in; of the games played "
-        "Diamonds 10.7%, Hearts 13.4%, Spades 16.2%, Clubs 21.1%, Grand 32.2%, Null 6.4%; the "
-        "declarer wins 81.6% (suits 77.5-77.9%, Grand 91.4%, Null 70.7%); Schneider in 23.4% "
-        "of games (48.9% of Grands), Schwarz 1.4%, Ouvert 2.7%.",
-    )
+    published_references = (SKAT_ONLINE,)
 
     def __init__(self, **options: Any):
         super().__init__(**options)
