@@ -18,8 +18,9 @@ card order (fleshless: the aces are its top cards). Decisions are thresholds on 
 - solo: the best solo's estimate reaches ``solo_threshold``;
 - Re: the estimate (plus ``w_partner_call`` once the partner has announced) reaches
   ``announce_threshold``; Kontra: ``kontra_threshold`` likewise; no 90 / no 60 / no 30 /
-  schwarz: ``no90_threshold`` ... (the highest level in time that the estimate clears is
-  called; passed-over levels count too);
+  schwarz: ``no90_threshold`` ... (the highest level in time whose threshold the estimate
+  clears, and every lower level's too, is called; passed-over levels count as made, so a
+  threshold out of reach means the call is never made);
 - the opponents of a solo do not announce.
 
 Re and Kontra had one threshold until Kontra got its own: ``announce_threshold`` kept its name
@@ -265,7 +266,8 @@ def sides(st, seat):
 @kernel
 def bot_call(st, seat, estimate, p):
     """The heuristic's announcement before it plays a card: the highest level in time whose
-    threshold ``estimate`` clears (module docstring). Returns the level called or -1."""
+    threshold ``estimate`` clears, with every lower level's (module docstring). Returns the
+    level called or -1."""
     re = (st[S_PARTY] >> seat) & 1
     if st[S_SOLO] != 0 and (not re or st[S_DECLARER] != seat):
         return -1  # a solo's opponents (and a silent marriage's) do not announce
@@ -277,11 +279,14 @@ def bot_call(st, seat, estimate, p):
     team, _ = sides(st, seat)
     if current >= 0 and popcount(team) > 1:
         e += p[P_W_PARTNER_CALL]
+    # the highest level whose threshold the estimate clears, with every level below it (a call
+    # passes over the lower ones, so a level out of reach is never made, nor passed over)
     wanted = -1
     if e >= p[P_ANNOUNCE if party == RE else P_KONTRA]:
         wanted = 0
-    for level in range(1, 5):
-        if e >= p[P_NO90 + level - 1]:
+        for level in range(1, 5):
+            if e < p[P_NO90 + level - 1]:
+                break
             wanted = level
     for level in range(wanted, current, -1):
         if call_in_time(st, seat, level):
