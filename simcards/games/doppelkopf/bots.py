@@ -370,6 +370,19 @@ def _top_cards(cards, unseen, T, contract):
 
 
 @kernel
+def _takers(cards, best, T, contract):
+    """The cards of ``cards`` that would take the trick from ``best``."""
+    out = np.int64(0)
+    rest = cards
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if takes_over(card, best, T, contract):
+            out |= np.int64(1) << card
+    return out
+
+
+@kernel
 def _plain_winner(legal, unseen, ruffer_voids, T, contract):
     """The richest plain card of ``legal`` that no unseen card beats, in a suit none of the
     possible ruffers has shown a void in (``ruffer_voids``: the suits they have shown void), or
@@ -425,13 +438,7 @@ def _defender_lead(st, legal, unseen, p, T, contract):
 @kernel
 def _soloist_follow(st, legal, unseen, n, best, p, T, contract):
     """The soloist's card to a trick a defender led (module docstring, solo play)."""
-    winners = np.int64(0)
-    rest = legal
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
-        if takes_over(card, best, T, contract):
-            winners |= np.int64(1) << card
+    winners = _takers(legal, best, T, contract)
     if winners != 0:
         if n == 3:
             return _lowest_rank(winners, contract, T)
@@ -521,13 +528,7 @@ def heuristic_card(legal, st, T, p):
         if safe:
             return _richest(legal, contract, T, p[P_KEEP_TRUMP])
         return _cheapest(legal, contract, T, p[P_KEEP_TRUMP], True)
-    winners = np.int64(0)
-    rest = legal
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
-        if takes_over(card, best, T, contract):
-            winners |= np.int64(1) << card
+    winners = _takers(legal, best, T, contract)
     if winners != 0:
         if last:
             return _lowest_rank(winners, contract, T)
@@ -539,13 +540,7 @@ def heuristic_card(legal, st, T, p):
             if (FOX_MASK >> card) & 1:
                 fox = True
         if augen >= p[P_CONTEST] or fox:
-            sure = np.int64(0)
-            rest = winners
-            while rest:
-                card = lowest_bit_index(rest)
-                rest &= rest - 1
-                if T[T_ABOVE + contract * 48 + card] & unseen == 0:
-                    sure |= np.int64(1) << card
+            sure = _top_cards(winners, unseen, T, contract)
             if sure != 0:
                 return _lowest_rank(sure, contract, T)
     return _cheapest(legal, contract, T, p[P_KEEP_TRUMP], True)
