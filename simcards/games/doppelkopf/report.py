@@ -10,7 +10,6 @@ import polars as pl
 from simcards.games.doppelkopf import calls, stats
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 # deals the duplicate measurement of the calls plays (7 times each): a few seconds of work
@@ -158,9 +157,5 @@ def calls_section(game, run, deals: pl.LazyFrame) -> Section:
 
 def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
-    summary = Section("Summary", "Figures marked 'depends on the bots' measure these bots playing "
-                      "Doppelkopf, not the game itself; the club-queen figure is the odds of the "
-                      "cards dealt.",
-                      headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals}))
     parts = sections(stats.all_tables(deals), out_dir)
-    return [summary, *parts[:2], calls_section(game, run, deals), *parts[2:]]
+    return [*parts[:2], calls_section(game, run, deals), *parts[2:]]
