@@ -81,10 +81,13 @@ the soloist has played to it is safe (only partners follow), so the others add t
 The old play drew trumps to the end, so the soloist spent its trumps on tricks the defenders
 no longer contested and then gave the lead away, led an ace only in a suit nobody had
 discarded in, and ruffed only a trick worth 10 Augen, with a top trump. In duplicate on the
-same solo deals (scripts/solo_ab.py with the measurement switch of commit d5b750e, 500,000
-deals of seed 12, 9,887 solos the bots chose) the soloist's rules gain the soloist +2.54 points
-per solo game (95% +2.40 .. +2.68; it wins 96.2% instead of 86.7%), and the defenders' rules
-take 0.66 of that back (-0.74 .. -0.59).
+same deals, the old play's build (commit 16a5079) against this one, both with the fitted
+offsets (scripts/solo_ab.py; 500,000 deals of seed 13, the 25,811 solos the bots chose), the
+new play gains the soloist +4.68 points per solo game (95% +4.54 .. +4.82; it wins 81.6%
+instead of 62.3%; queen solos +6.11, jack +6.47). Apart, with the measurement switch of commit
+d5b750e on the same deals: the soloist's rules gain it +5.73 (+5.60 .. +5.86) against the old
+defenders, and the defenders' rules take 1.05 of that back (-1.13 .. -0.98; 2.19 against the
+old soloist).
 """
 
 from __future__ import annotations
