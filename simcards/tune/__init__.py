@@ -14,6 +14,9 @@ own (`Game.objectives`; `simcards rulesets NAME` prints them).
 The tuned parameters and their ranges come from the config's [tune] table. The result is a
 thresholds.toml a run config can include as is, and a report with each parameter's gain curve
 and a verification match on a fresh seed.
+
+``mode = "equilibrium"`` repeats the tune, each iteration against the one before, until the
+thresholds are a best response to themselves (simcards/tune/equilibrium.py).
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ from simcards.games import game_class, load, rulesets
 from simcards.tune.search import ParamRange, SearchResult, search
 
 TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
-             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
+             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size",
+             "mode", "tolerance", "max_iterations")
+TUNE_MODES = ("baseline", "equilibrium")  # equilibrium: simcards/tune/equilibrium.py
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,10 @@ class TuneConfig:
     workers: int = 1
     chunk_size: int = 500
     output: str = "reports"
+    # equilibrium tuning (simcards/tune/equilibrium.py); "baseline" mode ignores the other two
+    mode: str = "baseline"
+    tolerance: float = 0.0
+    max_iterations: int = 6
 
     def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
         """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
@@ -84,6 +93,9 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         objective = "auto"            # "auto": the game's first objective (simcards rulesets NAME)
         grid = 9                      # values per coarse grid
         verify = 6000                 # units of the fresh-seed verification match
+        mode = "baseline"             # or "equilibrium": iterate best responses to the last one
+        tolerance = 0.0               # equilibrium: a verified gain below this is no gain
+        max_iterations = 6            # equilibrium: stop here at the latest
         [baseline]                    # the bot the tuned one starts from and plays against
         kind = "heuristic"
         [tune]                        # parameter = [low, high] or [low, high, resolution]
@@ -142,6 +154,12 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                 ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
                                          float(spec[2]) if len(spec) == 3 else 1.0))
     output = _output(data, "reports", problems)
+    mode, tolerance = data.get("mode", "baseline"), data.get("tolerance", 0.0)
+    if mode not in TUNE_MODES:
+        problems.append(("mode", mode, "one of " + ", ".join(repr(m) for m in TUNE_MODES)))
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance >= 0:
+        problems.append(("tolerance", tolerance, "a number >= 0 (the objective's unit per deal or match)"))
+    _int_problem("max_iterations", data.get("max_iterations", 6), 1, problems)
     if problems:
         raise ConfigError(source, problems)
     seed = data.get("seed", 0)
@@ -149,7 +167,8 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                       baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
                       grid=data.get("grid", 9), verify=verify,
                       verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
-                      chunk_size=data.get("chunk_size", 500), output=output)
+                      chunk_size=data.get("chunk_size", 500), output=output, mode=mode,
+                      tolerance=float(tolerance), max_iterations=data.get("max_iterations", 6))
 
 
 def _tunable(game, baseline: dict) -> dict[str, float]:
@@ -218,7 +237,7 @@ class TuneResult:
     best: dict[str, float]
     baseline_values: dict[str, float]
     profiles: dict[str, pl.DataFrame]  # parameter -> value, gain, se, lo, hi
-    verification: dict
+    verification: dict | None
     paths: dict[str, Path] = field(default_factory=dict)
 
 
@@ -282,7 +301,10 @@ def thresholds_toml(result: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
+def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = True) -> TuneResult:
+    """Search the config's parameters against its baseline (one best response), then verify the
+    result on a fresh seed unless ``verify`` is false (the equilibrium iterations verify
+    themselves: simcards/tune/equilibrium.py)."""
     game = load(config.ruleset, **config.rules)
     defaults = _tunable(game, config.baseline)
     base_params = {**defaults, **config.baseline.get("params", {})}
@@ -306,8 +328,10 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
             raise UserError(f"tune.{r.name} = [{r.low:g}, {r.high:g}, {r.resolution:g}]: every value "
                             f"played the same with these rules of {config.ruleset} (the parameter has "
                             f"no effect); tune a parameter these rules use. Nothing was written")
-    log("verification on a fresh seed")
-    verification = _verification(config, result.best, log)
+    verification = None
+    if verify:
+        log("verification on a fresh seed")
+        verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
                       profiles, verification)
 
