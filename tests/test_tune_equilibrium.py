@@ -217,3 +217,35 @@ def test_equilibrium_through_the_cli(tmp_path, capsys):
     report = (folder / "report.md").read_text()
     assert report.rstrip().splitlines()[0].endswith("(equilibrium)")
     assert "## Exploitability" in report and report.index("## Exploitability") > report.index("## Iterations")
+
+
+def test_a_decision_that_never_arises_keeps_the_profiles_value(tmp_path, monkeypatch):
+    """A second parameter matters only while the profile's first is below 50 (as a superkraak
+    matters only against a profile that rekraaks): from iteration 2 on it has no effect, keeps
+    the profile's value, and the run goes on instead of refusing the parameter."""
+    other = "pull_trumps_min"
+
+    class Fake:
+        def __init__(self, config, seed, units, log):
+            rng = np.random.default_rng(seed)
+            self.x, self.z = rng.uniform(0, 100, (2, units))
+            self.profile = config.baseline["params"]
+
+        def __call__(self, params):
+            y, w = self.profile[PARAM], self.profile[other]
+            gains = ((self.x >= params[PARAM]).astype(float) - (self.x >= y)) * (self.x - 70) / 10
+            if y < 50:
+                gains += ((self.z >= params[other]).astype(float) - (self.z >= w)) * (self.z - 30) / 10
+            return gains
+
+    monkeypatch.setattr(tuning, "DuplicateEvaluator", Fake)
+    cfg = config(tmp_path, start=25.0, max_iterations=3)
+    cfg = replace(cfg, baseline={"kind": "heuristic", "params": {PARAM: 25.0, other: 80.0}},
+                  ranges=cfg.ranges + (ParamRange(other, 0, 100, 0.5),))
+    lines: list[str] = []
+    result = tune_equilibrium(cfg, log=lines.append)
+    first, second = result.iterations[:2]
+    assert first.result.idle == [] and abs(first.best[other] - 30) <= 3
+    assert second.result.idle == [other] and second.best[other] == first.best[other]
+    assert any(f"iteration 2, {other}: every value played the same" in line for line in lines)
+    assert "never arose" in second.verdict()

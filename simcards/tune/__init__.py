@@ -239,6 +239,7 @@ class TuneResult:
     profiles: dict[str, pl.DataFrame]  # parameter -> value, gain, se, lo, hi
     verification: dict | None
     paths: dict[str, Path] = field(default_factory=dict)
+    idle: list[str] = field(default_factory=list)  # parameters without effect, kept (keep_idle)
 
 
 def _profile(evaluate, best: dict[str, float], rng: ParamRange, points: int) -> pl.DataFrame:
@@ -301,10 +302,13 @@ def thresholds_toml(result: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = True) -> TuneResult:
+def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = True,
+         keep_idle: bool = False) -> TuneResult:
     """Search the config's parameters against its baseline (one best response), then verify the
-    result on a fresh seed unless ``verify`` is false (the equilibrium iterations verify
-    themselves: simcards/tune/equilibrium.py)."""
+    result on a fresh seed unless ``verify`` is false. A parameter with no effect is an error,
+    unless ``keep_idle``: then it keeps the baseline's value (an equilibrium iteration against a
+    profile that never reaches that decision, e.g. no rekraak to answer: any value is a best
+    response; simcards/tune/equilibrium.py)."""
     game = load(config.ruleset, **config.rules)
     defaults = _tunable(game, config.baseline)
     base_params = {**defaults, **config.baseline.get("params", {})}
@@ -322,9 +326,16 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = 
         f"({config.objective}), {config.units:,} units per candidate")
     result = search(cached, list(config.ranges), start, grid_points=config.grid, log=log)
     profiles = {r.name: _profile(cached, result.best, r, config.grid) for r in config.ranges}
+    idle: list[str] = []
     for r in config.ranges:  # a parameter the rules never consult would "tune" to noise-free 0
         curve = [cached({**result.best, r.name: v}) for v in profiles[r.name]["value"]]
         if all(np.array_equal(curve[0], c) for c in curve[1:]):
+            if keep_idle:
+                result.best[r.name] = start[r.name]
+                idle.append(r.name)
+                log(f"{r.name}: every value played the same against this baseline (the decision "
+                    f"never arose); it keeps the baseline's {start[r.name]:g}")
+                continue
             raise UserError(f"tune.{r.name} = [{r.low:g}, {r.high:g}, {r.resolution:g}]: every value "
                             f"played the same with these rules of {config.ruleset} (the parameter has "
                             f"no effect); tune a parameter these rules use. Nothing was written")
@@ -333,7 +344,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = 
         log("verification on a fresh seed")
         verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
-                      profiles, verification)
+                      profiles, verification, idle=idle)
 
 
 def write_outputs(result: TuneResult) -> dict[str, Path]:

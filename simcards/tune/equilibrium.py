@@ -9,7 +9,9 @@ refinement steps are its "rounds"; these are "iterations".
 An iteration finds **no gain** when its verification interval includes 0 or its gain is below
 ``tolerance``. A best response with a value within one resolution step of its range's edge is
 not an equilibrium (the best value may lie outside the range): such an iteration never counts as
-settled, however small its gain, and the log and report name the parameter and the edge. The
+settled, however small its gain, and the log and report name the parameter and the edge. A
+parameter whose decision never arises against a profile (no rekraak to answer) keeps the
+profile's value in that iteration: any value is a best response there. The
 run stops when two iterations in a row are settled, and ships the profile the last one was tuned
 against: its verified gain is the **exploitability** (what a best response found gains against
 the shipped profile). At ``max_iterations`` it stops and ships the last best response, saying
@@ -102,7 +104,8 @@ class Iteration:
             why = f"no gain (below the tolerance {self.tolerance:g})"
         else:
             why = "a gain"
-        return why + (", but a value at the edge of its range" if self.edges else "")
+        idle = "".join(f"; {name} never arose (kept)" for name in self.result.idle)
+        return why + (", but a value at the edge of its range" if self.edges else "") + idle
 
     def row(self) -> dict:
         v = self.verification
@@ -173,7 +176,7 @@ def tune_equilibrium(config, log: Callable[[str], None] = print) -> EquilibriumR
         profile = {**config.baseline, "params": {**config.baseline.get("params", {}), **against}}
         step = replace(config, baseline=profile, seed=tune_seed, verify_seed=verify_seed)
         say(f"against {_values(against)} (tuning seed {tune_seed}, verification seed {verify_seed})")
-        result = tuning.tune(step, say, verify=False)
+        result = tuning.tune(step, say, verify=False, keep_idle=number > 1)
         if all(result.best[k] == against[k] for k in against):
             verification = {"seed": verify_seed, "units": step.verify, **_identical(result.best)}
         else:
