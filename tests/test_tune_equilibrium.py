@@ -25,14 +25,14 @@ from simcards.tune.equilibrium import (ITERATION_SEED_STRIDE, iteration_seeds, r
 PARAM = "declare_threshold"  # a real parameter of the ruleset's bot, played by the fake
 
 
-def fake_evaluator(best_response, noise: float = 5.0, units_scale: int = 1):
+def fake_evaluator(best_response, noise: float = 5.0, lowest: float = 0.0):
     """A `DuplicateEvaluator` stand-in: per-unit gains of threshold t against the profile's
     threshold y, on the evaluator's seed. Units where t and y decide alike gain exactly 0."""
 
     class Fake:
         def __init__(self, config, seed, units, log):
             rng = np.random.default_rng(seed)
-            self.x = rng.uniform(0, 100, units * units_scale)
+            self.x = rng.uniform(lowest, 100, units)
             self.noise = rng.normal(0, noise, self.x.size)
             self.against = config.baseline["params"][PARAM]
             self.log, self.calls = log, 0
@@ -134,6 +134,16 @@ def test_a_value_at_the_edge_of_its_range_is_named_and_never_settles(tmp_path, m
     paths = write_equilibrium_outputs(result, "simcards tune eq.toml")
     assert f"WARNING: iteration 1: {PARAM} = 60" in paths["thresholds"].read_text()
     assert f"widen tune.{PARAM}" in paths["markdown"].read_text()
+
+
+def test_an_edge_in_a_flat_stretch_is_no_edge(tmp_path, monkeypatch):
+    """Every estimate is at least 20 and bidding always pays: every threshold up to 20 plays
+    alike, and the search's tie goes to the range's low edge. That edge does not bind (the value
+    one step inward plays the same on every unit), so the run may settle there."""
+    result, _ = run(monkeypatch, config(tmp_path, low=0.0, high=100.0), lambda y: 10.0, lowest=20.0)
+    assert result.iterations[0].best[PARAM] <= 0.5
+    assert not any(it.edges for it in result.iterations)
+    assert result.converged
 
 
 def test_range_edges_within_one_resolution_step():

@@ -240,6 +240,7 @@ class TuneResult:
     verification: dict | None
     paths: dict[str, Path] = field(default_factory=dict)
     idle: list[str] = field(default_factory=list)  # parameters without effect, kept (keep_idle)
+    evaluate: Callable | None = None  # the search's cached evaluator: params -> per-unit gains
 
 
 def _profile(evaluate, best: dict[str, float], rng: ParamRange, points: int) -> pl.DataFrame:
@@ -344,7 +345,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = 
         log("verification on a fresh seed")
         verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
-                      profiles, verification, idle=idle)
+                      profiles, verification, idle=idle, evaluate=cached)
 
 
 def write_outputs(result: TuneResult) -> dict[str, Path]:

@@ -28,6 +28,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from simcards.errors import UserError
 from simcards.games import game_class, load
 
@@ -50,16 +52,28 @@ def iteration_seeds(config) -> list[tuple[int, int]]:
     return seeds
 
 
-def range_edges(best: dict[str, float], ranges) -> list[dict]:
-    """The parameters whose value lies within one resolution step of an edge of its range."""
+def range_edges(best: dict[str, float], ranges, evaluate=None, idle=()) -> list[dict]:
+    """The parameters whose value lies within one resolution step of an edge of its range.
+
+    Not counted: an ``idle`` parameter (its decision never arose, so its value was not chosen),
+    and, given the search's ``evaluate``, a value that plays exactly like the value one step
+    inward on every tuning unit: no estimate falls between them, so the edge lies in a flat
+    stretch ("always bid" below the lowest estimate) that a wider range would not change."""
     edges = []
     for r in ranges:
         value = best[r.name]
         slack = r.resolution * (1 + 1e-9)
+        if r.name in idle:
+            continue
         if value - r.low <= slack:
-            edges.append({"parameter": r.name, "value": value, "edge": "low", "limit": r.low})
+            edge, limit, inward = "low", r.low, value + r.resolution
         elif r.high - value <= slack:
-            edges.append({"parameter": r.name, "value": value, "edge": "high", "limit": r.high})
+            edge, limit, inward = "high", r.high, value - r.resolution
+        else:
+            continue
+        if evaluate is not None and np.array_equal(evaluate(best), evaluate({**best, r.name: inward})):
+            continue
+        edges.append({"parameter": r.name, "value": value, "edge": edge, "limit": limit})
     return edges
 
 
@@ -183,7 +197,8 @@ def tune_equilibrium(config, log: Callable[[str], None] = print) -> EquilibriumR
             say(f"verification of {_values(result.best)} on a fresh seed")
             verification = tuning._verification(step, result.best, say)
         it = Iteration(number, tune_seed, verify_seed, dict(against), result, verification,
-                       config.tolerance, range_edges(result.best, config.ranges))
+                       config.tolerance, range_edges(result.best, config.ranges, result.evaluate,
+                                                     result.idle))
         iterations.append(it)
         v = verification
         log(f"iteration {number}: best response {_values(it.best)} against {_values(against)}: gain "
