@@ -114,6 +114,8 @@ class Iteration:
             why = "no gain (the best response is the profile itself)"
         elif v["lo"] <= 0 <= v["hi"]:
             why = "no gain (the interval includes 0)"
+        elif v["hi"] < 0:
+            why = "no gain (a loss on the fresh seed: the tuning seed's best was noise)"
         elif v["gain"] < self.tolerance:
             why = f"no gain (below the tolerance {self.tolerance:g})"
         else:
@@ -147,7 +149,15 @@ class EquilibriumResult:
 
     @property
     def edges(self) -> list[str]:
-        return [edge_message(e, it.number) for it in self.iterations for e in it.edges]
+        """One line per parameter and edge: the iterations whose best response ended there."""
+        seen: dict[tuple, list[int]] = {}
+        for it in self.iterations:
+            for e in it.edges:
+                seen.setdefault((e["parameter"], e["edge"], e["limit"]), []).append(it.number)
+        return [f"{name} ended within one resolution step of the {edge} edge of its range "
+                f"({limit:g}) in iteration{'s' if len(numbers) > 1 else ''} "
+                f"{', '.join(map(str, numbers))}: not an equilibrium there; widen tune.{name}"
+                for (name, edge, limit), numbers in seen.items()]
 
     def status(self) -> str:
         n = len(self.iterations)
@@ -216,6 +226,13 @@ def tune_equilibrium(config, log: Callable[[str], None] = print) -> EquilibriumR
     return outcome
 
 
+def _comment(text: str, width: int = 98) -> list[str]:
+    """A long sentence as TOML comment lines."""
+    import textwrap
+
+    return ["# " + line for line in textwrap.wrap(text, width - 2)]
+
+
 def _values(params: dict[str, float]) -> str:
     return ", ".join(f"{k} = {v:g}" for k, v in params.items())
 
@@ -232,16 +249,18 @@ def equilibrium_thresholds_toml(result: EquilibriumResult, command: str) -> str:
     unit = _unit(c)
     units = "matches" if unit == "match" else "deals"
     params = {**c.baseline.get("params", {}), **{k: round(x, 6) for k, x in result.shipped.items()}}
-    path = "; ".join(f"{it.number}: {_values(it.best)} ({it.verification['gain']:+.4g}, "
-                     f"{it.verification['lo']:+.4g} .. {it.verification['hi']:+.4g})"
-                     for it in result.iterations)
+    path = [f"#   {it.number}: {_values(it.best)}: {it.verification['gain']:+.4g} "
+            f"({it.verification['lo']:+.4g} .. {it.verification['hi']:+.4g}), {it.verdict()}"
+            for it in result.iterations]
     lines = [
         f"# Equilibrium tuned by `{command}` ({c.name}) for {c.ruleset}, objective {c.objective!r};",
         f"# {c.units:,} {units} per candidate, verification {c.verify:,} {units} per iteration, "
         f"tolerance {c.tolerance:g}; {datetime.now(timezone.utc).date().isoformat()}.",
-        f"# Iterations (best response, verified gain per {unit} with its 95% interval): {path}.",
-        "# " + result.status() + ".",
-        *[f"# WARNING: {message}." for message in result.edges],
+        f"# Iterations (best response: verified gain per {unit} over the profile before it, 95% "
+        f"interval):",
+        *path,
+        *_comment(result.status() + "."),
+        *[line for message in result.edges for line in _comment(f"WARNING: {message}.")],
         "# Use in a run config: include = [\"<path to this file>\"]",
         "",
         f"bots = {_toml_value({**c.baseline, 'params': params})}",
