@@ -310,10 +310,11 @@ def _tune_equilibrium(config, args) -> int:
                         *([f"--workers {args.workers}"] if args.workers is not None else [])])
     result = tune_equilibrium(config, log=(lambda _: None) if args.quiet else print)
     paths = write_equilibrium_outputs(result, command)
-    print(result.status())
+    if args.quiet:  # else the log ended with these
+        print(result.status())
+        print("shipped: " + ", ".join(f"{k} = {x:g}" for k, x in result.shipped.items()))
     for message in result.edges:
         print(f"warning: {message}")
-    print("shipped: " + ", ".join(f"{k} = {x:g}" for k, x in result.shipped.items()))
     print(f"thresholds: {paths['thresholds']}")
     print(f"iterations: {paths['iterations']}")
     print(f"report:     {paths['html']}")
