@@ -164,13 +164,13 @@ class EquilibriumResult:
         if self.converged:
             e = self.exploitability
             return (f"equilibrium after {n} iterations: iterations {n - 1} and {n} found no gain; "
-                    f"exploitability {e['gain']:+.4g} per unit (95% interval {e['lo']:+.4g} .. "
-                    f"{e['hi']:+.4g})")
+                    f"exploitability {e['gain']:+.4g} per {_unit(self.config)} (95% interval "
+                    f"{e['lo']:+.4g} .. {e['hi']:+.4g})")
         last = self.iterations[-1]
         return (f"NOT an equilibrium: stopped at max_iterations = {n} without two iterations in a "
                 f"row without gain; shipping iteration {n}'s best response, whose own "
-                f"exploitability is not measured (its gain over iteration {n - 1}'s profile: "
-                f"{last.verification['gain']:+.4g}, 95% interval {last.verification['lo']:+.4g} .. "
+                f"exploitability is not measured (its gain over the profile it was tuned against: "
+                f"{last.verification['gain']:+.4g} per {_unit(self.config)}, 95% interval {last.verification['lo']:+.4g} .. "
                 f"{last.verification['hi']:+.4g})")
 
 
