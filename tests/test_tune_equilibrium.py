@@ -263,3 +263,15 @@ def test_a_decision_that_never_arises_keeps_the_profiles_value(tmp_path, monkeyp
     assert second.result.idle == [other] and second.best[other] == first.best[other]
     assert any(f"iteration 2, {other}: every value played the same" in line for line in lines)
     assert "never arose" in second.verdict()
+
+
+def test_a_profile_that_is_its_own_best_response(tmp_path, monkeypatch):
+    """Starting at the best response: both iterations choose the profile itself, whose duplicate
+    match against itself is exactly 0 (not played); the report names the best other candidate."""
+    result, _ = run(monkeypatch, config(tmp_path, start=70.0), lambda y: 70.0, noise=0.0)
+    assert result.converged and len(result.iterations) == 2
+    assert result.shipped == {PARAM: 70.0}
+    e = result.exploitability
+    assert e["identical"] and (e["gain"], e["lo"], e["hi"]) == (0.0, 0.0, 0.0)
+    report = write_equilibrium_outputs(result, "simcards tune eq.toml")["markdown"].read_text()
+    assert "The search chose the profile itself" in report and "the best other, declare_threshold = " in report

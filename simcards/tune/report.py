@@ -122,6 +122,16 @@ def _iteration_gain_chart(result, unit: str, path: Path) -> None:
                   "iteration", f"{result.config.objective}: gain per {unit} over the profile")
 
 
+def _runner_up(iteration, unit: str) -> str:
+    """The best candidate other than the profile, on the iteration's tuning seed."""
+    others = [c for c in iteration.result.search.candidates if c.params != iteration.against]
+    if not others:
+        return ""
+    best = max(others, key=lambda c: c.gain)
+    values = ", ".join(f"{k} = {x:g}" for k, x in best.params.items())
+    return f" (the best other, {values}, gained {fmt.interval(best.gain, best.lo, best.hi)} per {unit})"
+
+
 def write_equilibrium_report(result, out_dir: Path) -> dict[str, Path]:
     """The report of an equilibrium tune (simcards/tune/equilibrium.py): each parameter's path
     over the iterations, each iteration's verified gain, the last iteration's gain curves, and
@@ -209,7 +219,7 @@ def write_equilibrium_report(result, out_dir: Path) -> dict[str, Path]:
                           f"({shipped}) gains {exploit_text} in a fresh duplicate match on seed "
                           f"{e['seed']} ({e['units']:,} {units}, 95% interval)."
                           + (" The search chose the profile itself: on its tuning seed no candidate "
-                             "did better." if e.get("identical") else "")
+                             "did better" + _runner_up(last, unit) + "." if e.get("identical") else "")
                           + " A better search could find more: this is the gain this search finds.",
                           tables=[Table("exploitability", pl.DataFrame([e]), "Exploitability")])
     else:
