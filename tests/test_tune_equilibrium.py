@@ -274,4 +274,4 @@ def test_a_profile_that_is_its_own_best_response(tmp_path, monkeypatch):
     e = result.exploitability
     assert e["identical"] and (e["gain"], e["lo"], e["hi"]) == (0.0, 0.0, 0.0)
     report = write_equilibrium_outputs(result, "simcards tune eq.toml")["markdown"].read_text()
-    assert "The search chose the profile itself" in report and "the best other, declare_threshold = " in report
+    assert "is the profile itself" in report and "the best other, declare_threshold = " in report

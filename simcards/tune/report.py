@@ -213,14 +213,20 @@ def write_equilibrium_report(result, out_dir: Path) -> dict[str, Path]:
                      tables=[Table("candidates", candidates, "Candidates", show=False),
                              Table("search", log, "Search log", show=False)])
 
-    if e is not None:
+    if e is not None and e.get("identical"):
+        exploit = Section("Exploitability",
+                          f"The best response iteration {last.number} found to the shipped profile "
+                          f"({shipped}) is the profile itself: on its tuning seed no candidate did "
+                          f"better{_runner_up(last, unit)}. Its gain is exactly 0 (the same bots "
+                          f"play the same cards alike, so the verification match is not played). A "
+                          f"better search could find more: this is the gain this search finds.",
+                          tables=[Table("exploitability", pl.DataFrame([e]), "Exploitability")])
+    elif e is not None:
         exploit = Section("Exploitability",
                           f"The best response iteration {last.number} found to the shipped profile "
                           f"({shipped}) gains {exploit_text} in a fresh duplicate match on seed "
-                          f"{e['seed']} ({e['units']:,} {units}, 95% interval)."
-                          + (" The search chose the profile itself: on its tuning seed no candidate "
-                             "did better" + _runner_up(last, unit) + "." if e.get("identical") else "")
-                          + " A better search could find more: this is the gain this search finds.",
+                          f"{e['seed']} ({e['units']:,} {units}, 95% interval). A better search "
+                          f"could find more: this is the gain this search finds.",
                           tables=[Table("exploitability", pl.DataFrame([e]), "Exploitability")])
     else:
         exploit = Section("Exploitability", result.status() + ". Raise max_iterations, or widen a "
