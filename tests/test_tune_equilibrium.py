@@ -19,6 +19,8 @@ import pytest
 import simcards.tune as tuning
 from simcards.cli import main
 from simcards.tune import ParamRange, TuneConfig, load_tune_config, tune
+from test_tuning import TUNE
+
 from simcards.tune.equilibrium import (ITERATION_SEED_STRIDE, iteration_seeds, range_edges,
                                        tune_equilibrium, write_equilibrium_outputs)
 
@@ -163,23 +165,12 @@ def test_a_verify_seed_on_the_stride_is_refused(tmp_path):
         iteration_seeds(cfg)
 
 
-TUNE = """
-name = "t"
-ruleset = "klaverjas-amsterdam"
-deals = 1500
-seed = 3
-grid = 3
-chunk_size = 1500
-workers = 1
-{extra}
-[rules]
-trump_selection = "free"
-[baseline]
-kind = "heuristic"
-params = {{ declare_threshold = 140 }}
-[tune]
-declare_threshold = [60, 140, 5]
-"""
+def tiny_config(tmp_path, extra: str = "") -> Path:
+    """test_tuning.py's tiny Klaverjassen config (1,500 deals against a threshold of 140), with
+    ``extra`` top-level keys."""
+    path = tmp_path / "t.toml"
+    path.write_text(extra + "\n" + TUNE.format(start=140))
+    return path
 
 
 @pytest.mark.parametrize("extra, key, allowed", [
@@ -188,8 +179,7 @@ declare_threshold = [60, 140, 5]
     ("tolerance = -0.5", "tolerance", "a number >= 0"),
 ])
 def test_bad_equilibrium_input_is_one_message_and_exit_2(tmp_path, capsys, extra, key, allowed):
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(TUNE.format(extra=f'mode = "equilibrium"\n{extra}' if key != "mode" else extra))
+    cfg = tiny_config(tmp_path, f'mode = "equilibrium"\n{extra}' if key != "mode" else extra)
     assert main(["tune", str(cfg), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("simcards: error: ") and "Traceback" not in err
@@ -200,8 +190,7 @@ def test_bad_equilibrium_input_is_one_message_and_exit_2(tmp_path, capsys, extra
 def test_baseline_mode_is_unchanged(tmp_path):
     """The tiny config of test_tuning.py gives what it gave on main 4e84950, before equilibrium
     mode existed: the same choice and the same verification, to the last digit."""
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(TUNE.format(extra=""))
+    cfg = tiny_config(tmp_path)
     config = load_tune_config(cfg)
     assert (config.mode, config.tolerance, config.max_iterations) == ("baseline", 0.0, 6)
     result = tune(config, log=lambda _: None)
@@ -216,8 +205,7 @@ def test_equilibrium_through_the_cli(tmp_path, capsys):
     """The real simulation, tiny: the command writes thresholds.toml (an includable profile with
     the command and the result), iterations.json and the report with the parameter paths and the
     exploitability."""
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(TUNE.format(extra='mode = "equilibrium"\nmax_iterations = 2'))
+    cfg = tiny_config(tmp_path, 'mode = "equilibrium"\nmax_iterations = 2')
     assert main(["tune", str(cfg), "--out", str(tmp_path / "r"), "--units", "800"]) == 0
     out = capsys.readouterr().out
     assert "iteration 2, candidate 1:" in out

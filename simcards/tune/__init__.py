@@ -293,14 +293,26 @@ def thresholds_toml(result: TuneResult) -> str:
         f"# Verification on a fresh seed ({v['seed']}, {v['units']:,} {unit}es): gain per {unit} "
         f"{v['gain']:+.4g} (95% interval {v['lo']:+.4g} .. {v['hi']:+.4g}), "
         f"{'significant' if v['significant'] else 'not significant'}.".replace("deales", "deals"),
-        "# Use in a run config: include = [\"<path to this file>\"]",
-        "",
-        f"bots = {_toml_value({**c.baseline, 'params': params})}",
-        "",
+        *includable(c, params),
     ]
-    if c.rules:
-        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in c.rules.items()], ""]
     return "\n".join(lines)
+
+
+def includable(config: TuneConfig, params: dict[str, float]) -> list[str]:
+    """The lines of a thresholds.toml after its comments: the baseline bot with ``params``, and
+    the config's rules, for a run config's ``include``."""
+    lines = ["# Use in a run config: include = [\"<path to this file>\"]", "",
+             f"bots = {_toml_value({**config.baseline, 'params': params})}", ""]
+    if config.rules:
+        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in config.rules.items()], ""]
+    return lines
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary name, so no half file is ever seen."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
 
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = True,
@@ -358,9 +370,7 @@ def write_outputs(result: TuneResult) -> dict[str, Path]:
     thresholds = out_dir / "thresholds.toml"
     text = thresholds_toml(result)
     tomllib.loads(text)  # what we write must read back
-    temporary = thresholds.with_name(f".{thresholds.name}.{os.getpid()}.tmp")
-    temporary.write_text(text)
-    os.replace(temporary, thresholds)
+    replace_file(thresholds, text)
     paths = write_tune_report(result, out_dir)
     paths["thresholds"] = thresholds
     return paths

@@ -21,7 +21,6 @@ plainly that no equilibrium was shown.
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -243,7 +242,7 @@ def _unit(config) -> str:
 
 def equilibrium_thresholds_toml(result: EquilibriumResult, command: str) -> str:
     """thresholds.toml of the shipped profile, with the command and the result as comments."""
-    from simcards.tune import _toml_value
+    from simcards.tune import includable
 
     c = result.config
     unit = _unit(c)
@@ -261,13 +260,8 @@ def equilibrium_thresholds_toml(result: EquilibriumResult, command: str) -> str:
         *path,
         *_comment(result.status() + "."),
         *[line for message in result.edges for line in _comment(f"WARNING: {message}.")],
-        "# Use in a run config: include = [\"<path to this file>\"]",
-        "",
-        f"bots = {_toml_value({**c.baseline, 'params': params})}",
-        "",
+        *includable(c, params),
     ]
-    if c.rules:
-        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in c.rules.items()], ""]
     return "\n".join(lines)
 
 
@@ -284,6 +278,7 @@ def iterations_json(result: EquilibriumResult, command: str) -> dict:
 def write_equilibrium_outputs(result: EquilibriumResult, command: str) -> dict[str, Path]:
     """thresholds.toml (the shipped profile), iterations.json and the report, under
     <output>/<name>/."""
+    from simcards.tune import replace_file
     from simcards.tune.report import write_equilibrium_report
 
     out_dir = Path(result.config.output) / result.config.name
@@ -293,10 +288,7 @@ def write_equilibrium_outputs(result: EquilibriumResult, command: str) -> dict[s
     tomllib.loads(texts["thresholds"][1])  # what we write must read back
     paths = write_equilibrium_report(result, out_dir)
     for key, (name, text) in texts.items():
-        target = out_dir / name
-        temporary = target.with_name(f".{name}.{os.getpid()}.tmp")
-        temporary.write_text(text)
-        os.replace(temporary, target)
-        paths[key] = target
+        paths[key] = out_dir / name
+        replace_file(paths[key], text)
     result.paths = paths
     return paths
