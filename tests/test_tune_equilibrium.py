@@ -263,3 +263,10 @@ def test_a_profile_that_is_its_own_best_response(tmp_path, monkeypatch):
     assert e["identical"] and (e["gain"], e["lo"], e["hi"]) == (0.0, 0.0, 0.0)
     report = write_equilibrium_outputs(result, "simcards tune eq.toml")["markdown"].read_text()
     assert "is the profile itself" in report and "the best other, declare_threshold = " in report
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent.parent / "configs").glob("tune-*.toml")),
+                         ids=lambda p: p.name)
+def test_every_shipped_tune_config_loads(path):
+    config = load_tune_config(path)
+    assert config.mode in ("baseline", "equilibrium") and config.verify >= config.units
