@@ -44,7 +44,7 @@ def base_module(rev: str):
         print(f"solver_ab: cannot read {SEARCH} at --base {rev!r}: {error.stderr.strip()}", file=sys.stderr)
         raise SystemExit(2)
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    folder = cache_dir().parent / "solver_ab"
+    folder = cache_dir() / "solver_ab"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"solve_base_{digest}.py"
     if not path.exists():

@@ -102,6 +102,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from simcards._jit import bound_modules
 from simcards.errors import UserError
 from simcards.games import _state as S
 
@@ -262,6 +263,7 @@ def rebuild(dispatcher, build: Build, **replace):
     clone = types.FunctionType(func.__code__, namespace, func.__name__, func.__defaults__,
                                func.__closure__)
     clone.__doc__ = func.__doc__
+    clone.__simcards_modules__ = bound_modules([func, *replace.values()])  # its cache key (_jit.py)
     options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("cache", "nopython")}
     if build.python:
         options["_nrt"] = True
