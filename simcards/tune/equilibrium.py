@@ -29,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from simcards.config import tunable_params
 from simcards.errors import UserError
 from simcards.games import game_class, load
 
@@ -187,7 +188,7 @@ def tune_equilibrium(config, log: Callable[[str], None] = print) -> EquilibriumR
 
     seeds = iteration_seeds(config)
     game = load(config.ruleset, **config.rules)
-    base_params = {**tuning._tunable(game, config.baseline), **config.baseline.get("params", {})}
+    base_params = {**tunable_params(game, config.baseline), **config.baseline.get("params", {})}
     baseline_values = {r.name: float(base_params[r.name]) for r in config.ranges}
     against = dict(baseline_values)
     iterations: list[Iteration] = []
