@@ -29,19 +29,22 @@ from typing import Callable
 
 import numpy as np
 
-from simcards.config import tunable_params
+from simcards.config import INT64_MAX, tunable_params
 from simcards.errors import UserError
 from simcards.games import game_class, load
 
-# Iteration k's seeds are the config's seed and verify_seed plus (k - 1) strides: a prime far
-# above the default gap (1,000,003) between them, so the default seeds never collide.
+# Iteration k's seeds are the config's seed and verify_seed plus (k - 1) strides (wrapped within
+# int64): a prime far above the default gap (1,000,003) between them, so the default seeds never
+# collide.
 ITERATION_SEED_STRIDE = 10_000_019
 
 
 def iteration_seeds(config) -> list[tuple[int, int]]:
     """(tuning seed, verification seed) of every iteration the config may run; iteration 1's are
     the config's own. UserError when two coincide (a verify_seed chosen on the stride)."""
-    seeds = [(config.seed + k * ITERATION_SEED_STRIDE, config.verify_seed + k * ITERATION_SEED_STRIDE)
+    wrap = INT64_MAX + 1  # seeds go to the kernels as int64
+    seeds = [((config.seed + k * ITERATION_SEED_STRIDE) % wrap,
+              (config.verify_seed + k * ITERATION_SEED_STRIDE) % wrap)
              for k in range(config.max_iterations)]
     flat = [s for pair in seeds for s in pair]
     if len(set(flat)) != len(flat):
