@@ -374,7 +374,8 @@ def _top_cards(cards, unseen, T, contract):
 
 @kernel
 def _takers(cards, best, T, contract):
-    """The cards of ``cards`` that would take the trick from ``best``."""
+    """The cards of ``cards`` that would take the trick from ``best``: engine.trick's
+    beating_mask under Doppelkopf's `takes_over` (the second 10 of hearts option)."""
     out = np.int64(0)
     rest = cards
     while rest:
