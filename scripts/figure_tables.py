@@ -104,11 +104,11 @@ def table(name: str, deals: int, seed: int, commit: str, header, rows) -> str:
 
 
 def replace_block(page: Path, name: str, text: str) -> None:
-    pattern = re.compile(rf"(<!-- figures: {name} -->\n).*?(\n<!-- /figures -->)", re.S)
+    pattern = re.compile(rf"(<!-- figures: {name} -->).*?(<!-- /figures -->)", re.S)
     markdown = page.read_text()
     if not pattern.search(markdown):
         raise SystemExit(f"{page}: no '<!-- figures: {name} -->' ... '<!-- /figures -->' block")
-    page.write_text(pattern.sub(lambda m: m.group(1) + text + m.group(2), markdown))
+    page.write_text(pattern.sub(lambda m: f"{m.group(1)}\n{text}\n{m.group(2)}", markdown))
 
 
 def main() -> int:
