@@ -25,11 +25,13 @@ card order (fleshless: the aces are its top cards). Decisions are thresholds on 
 
 Re and Kontra had one threshold until Kontra got its own: ``announce_threshold`` kept its name
 for Re, so configs and tuned threshold files that set it still run (they now set Re alone).
-The shipped thresholds of Re and Kontra (124 both), no 90 (203) and the solo (135) are what
-configs/tune-doppelkopf.toml chose when Re and Kontra shared one (20,000 deals per candidate,
-seed 1; against the untuned 121/151/121 the tuned seat gains +0.60 points per deal, 95%
-interval +0.59 .. +0.62, on 40,000 fresh deals); no 60 and no 30 sit above no 90 (225, 250),
-schwarz is never called.
+The shipped thresholds of Re (130), Kontra (128), no 90 (201) and the solo (130) are the
+equilibrium of configs/tune-doppelkopf.toml with the solo play below: each iteration a best
+response to copies of the one before (20,000 deals per candidate), until two in a row gained
+nothing on their fresh seeds; a best response to the shipped profile gains -0.0006 points per
+deal (95% interval -0.0054 .. +0.0041, 40,000 deals). No 60 and no 30 sit above no 90 (225,
+250) and are not tuned: once no 90 is, every value of theirs plays the same deals. Schwarz is
+never called.
 
 The weights are least-squares fits (simcards/games/doppelkopf/calibrate.py): the hand weights
 predict the party's Augen in normal games of heuristic play without announcements (60,000
@@ -161,10 +163,10 @@ PARAMS = (
                       "same weights as a suit solo's)"),
     ("ws_jack", 51.7, "solo estimate: added for a jack solo"),
     ("ws_fleshless", 114.5, "solo estimate: added for a fleshless"),
-    ("solo_threshold", 135.0, "play the best solo when its estimate reaches this"),
-    ("announce_threshold", 124.0, "announce Re when the estimate reaches this"),
-    ("kontra_threshold", 124.0, "announce Kontra when the estimate reaches this"),
-    ("no90_threshold", 203.0, "announce no 90 when the estimate reaches this"),
+    ("solo_threshold", 130.0, "play the best solo when its estimate reaches this"),
+    ("announce_threshold", 130.0, "announce Re when the estimate reaches this"),
+    ("kontra_threshold", 128.0, "announce Kontra when the estimate reaches this"),
+    ("no90_threshold", 201.0, "announce no 90 when the estimate reaches this"),
     ("no60_threshold", 225.0, "announce no 60 when the estimate reaches this"),
     ("no30_threshold", 250.0, "announce no 30 when the estimate reaches this"),
     ("schwarz_threshold", 999.0, "announce schwarz when the estimate reaches this"),
