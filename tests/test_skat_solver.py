@@ -324,7 +324,7 @@ def test_loss_columns_hold_sums_past_127(monkeypatch):
     monkeypatch.setattr(module, "_solve_rows", with_large_losses)
     on = simcards.load("skat", double_dummy=True)
     kinds, params = on.resolve_bots("heuristic")
-    frames, traces = on._simulate_traced(17, 0, 3, kinds, params)
+    frames, traces = on._simulate_traced(17, 3, 3, kinds, params)  # a Hearts game, a Null, a Diamonds game
     deals = with_perfect_play(on, frames["deals"], traces)
     scored = deals.filter(pl.col("contract").is_between(0, 4))
     assert scored.height and (scored["dd_lost_declarer"] >= 200).all()
@@ -339,7 +339,7 @@ def test_lost_points_follow_the_solver_card_by_card():
     it, summed per side."""
     on = simcards.load("skat", double_dummy=True)
     kinds, params = on.resolve_bots("heuristic")
-    frames, traces = on._simulate_traced(17, 0, 5, kinds, params)
+    frames, traces = on._simulate_traced(17, 0, 6, kinds, params)  # suit games at deals 3 and 5
     deals = with_perfect_play(on, frames["deals"], traces)
     checked = 0
     for k, row in enumerate(deals.iter_rows(named=True)):
