@@ -7,13 +7,14 @@ whole `simcards run` pipeline (end to end, Parquet bytes per deal, peak memory).
 
 Figures are per core (one process). "kernel" times the compiled batch kernel alone (where a
 game exposes it; "-" otherwise), "with frame" adds the conversion to a polars frame that every
-worker does per chunk; targets (README "Performance": kernel only) are checked against the kernel figure
-where there is one. The OpenSpiel ratio uses the with-frame figure. Targets are goals, not tests.
+worker does per chunk; targets (the docs' performance page: kernel only) are checked against the
+kernel figure where there is one. The OpenSpiel ratio uses the with-frame figure. Targets are goals, not tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import subprocess
@@ -25,6 +26,24 @@ from pathlib import Path
 import simcards
 from simcards.games import load, rulesets
 from simcards.games.protocol import Game
+
+def build_id() -> str:
+    """The git commit simcards runs from (with "-dirty" when tracked files differ from it), or
+    the package version outside a git checkout: what `--json` stamps its figures with."""
+    root = Path(simcards.__file__).resolve().parent.parent
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=root,
+                             capture_output=True, text=True, timeout=10)
+        if top.returncode == 0:
+            toplevel, commit = top.stdout.split()
+            if Path(toplevel).resolve() == root:
+                dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"], cwd=root,
+                                       capture_output=True, timeout=10).returncode != 0
+                return commit + ("-dirty" if dirty else "")
+    except (OSError, ValueError, subprocess.SubprocessError):
+        pass
+    return simcards.__version__
+
 
 def _rate(step, seconds: float, chunk: int) -> float:
     """Deals per second of ``step(n, start) -> deals made``, in growing batches up to ``chunk``."""
@@ -165,8 +184,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{', '.join(rulesets())}", file=sys.stderr)
         return 2
     say = (lambda *a: None) if args.json else print
-    result: dict = {"simcards_version": simcards.__version__, "cpu_count": os.cpu_count(),
-                    "kernel": {}, "openspiel": {}, "end_to_end": []}
+    result: dict = {"simcards_version": simcards.__version__,
+                    "commit": build_id(),
+                    "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "quick": args.quick, "cpu_count": os.cpu_count(),
+                    "kernel": {}, "targets": {}, "openspiel": {}, "end_to_end": []}
 
     say("Deals per second per core (one process; kernel only, and with the polars frame a worker makes)")
     say(f"  {'ruleset':22s} {'bots':10s} {'kernel':>12s} {'with frame':>12s} {'target':>10s}")
@@ -181,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             result["kernel"][ruleset][bots] = round(rate)
             result["with_frame"][ruleset][bots] = round(with_frame)
             target = entry.target
+            if target is not None:
+                result["targets"].setdefault(ruleset, {})[bots] = target
             mark = "" if target is None else f"{target:>10,}" + ("  ok" if rate >= target else "  below")
             shown = f"{kernel:>12,.0f}" if kernel is not None else f"{'-':>12s}"
             say(f"  {ruleset:22s} {bots:10s} {shown} {with_frame:>12,.0f} {mark}")

@@ -372,7 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", help="show only this ruleset")
     p.add_argument("--columns", action="store_true", help="also list the dataset columns")
     p.add_argument("--rules", action="store_true",
-                   help="print the rules as simcards plays them (the ruleset's section of docs/rules.md)")
+                   help="print the rules as simcards plays them (the ruleset's section of simcards/rules.md, "
+                        "as the docs' ruleset page shows it)")
     p.set_defaults(func=_cmd_rulesets)
 
     p = sub.add_parser("replay", help="show one deal of a run trick by trick",

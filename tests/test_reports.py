@@ -258,12 +258,13 @@ def test_rules_document_has_every_ruleset_and_option(capsys):
 
     for name in rulesets():
         text = rules_section(name)
-        assert text, f"docs/rules.md has no section '## {name}'"
+        assert text, f"simcards/rules.md has no section '## {name}'"
         missing = [o.name for o in game_class(name).option_specs if f"`{o.name}`" not in text]
         assert not missing, f"{name}: options not described: {missing}"
         assert main(["rulesets", name, "--rules"]) == 0
         assert capsys.readouterr().out.startswith(f"## {name}")
-    assert (ROOT / "docs" / "rules.md").read_text() == (ROOT / "simcards" / "rules.md").read_text()
+    # the site's one-page rules show the package's file through a marker, never a copy
+    assert "<!-- rules: all -->" in (ROOT / "docs" / "rules.md").read_text()
 
 
 def test_readme_links_stay_inside_the_repository():
@@ -283,4 +284,3 @@ def test_version(capsys):
     assert info.value.code == 0 and capsys.readouterr().out.strip() == f"simcards {simcards.__version__}"
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert f'version = "{simcards.__version__}"' in pyproject
-    assert "Skat" not in pyproject and "Doppelkopf" not in pyproject

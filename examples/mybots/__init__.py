@@ -1,1 +1,1 @@
-"""Example user bots for simcards (README, "Your own bot")."""
+"""Example user bots for simcards (docs/own-bot.md)."""

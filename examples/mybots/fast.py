@@ -1,4 +1,4 @@
-"""A small Numba Klaverjassen bot (README, "Your own bot"): the built-in heuristic's card, except
+"""A small Numba Klaverjassen bot (docs/own-bot.md): the built-in heuristic's card, except
 that it grabs a trick rich in points with its strongest winning card.
 
 Use it in a config with::

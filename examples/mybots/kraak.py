@@ -1,4 +1,4 @@
-"""A small Python Kraken bot (README, "Your own bot"): it names its longest suit as trump, kraaks
+"""A small Python Kraken bot (docs/own-bot.md): it names its longest suit as trump, kraaks
 on a simple count of its hand, and plays plain, readable card rules.
 
 Use it in a config with::
