@@ -5,6 +5,7 @@ small unit count with two builds of simcards, and compare the Parquet content co
     python scripts/same_data.py write OUT_DIR [--python /other/checkout/.venv/bin/python]
     python scripts/same_data.py compare OLD_DIR NEW_DIR
     python scripts/same_data.py write OUT_DIR --only perfect-play-klaverjas --scale 0.05
+    python scripts/same_data.py write OUT_DIR --random   # also every config with random bots
 
 Rows are sorted by unit index (deal_index, or match_index for match rulesets) before comparing,
 so the chunking and worker count do not matter. Values are compared after casting both sides
@@ -14,6 +15,7 @@ to the wider type, and columns a build renamed can be mapped with --renamed OLD=
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import tempfile
@@ -36,11 +38,24 @@ def run_configs() -> list[Path]:
     return out
 
 
-def write(out_dir: Path, python: str, only: list[str] | None = None, scale: float = 1.0) -> None:
+def random_variant(config: Path, folder: Path) -> Path:
+    """A copy of a run config with every bot random (params dropped): the random bots' data
+    covers the rules and the deal, whatever the heuristic does."""
+    text = re.sub(r'^(bots|kind)\s*=\s*"[a-z_]+"', r'\1 = "random"', config.read_text(), flags=re.M)
+    text = re.sub(r"^params\s*=.*$", "", text, flags=re.M)
+    path = folder / f"{config.stem}.random.toml"
+    path.write_text(text)
+    return path
+
+
+def write(out_dir: Path, python: str, only: list[str] | None = None, scale: float = 1.0,
+          random_bots: bool = False) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    for config in run_configs():
-        if only and config.stem not in only:
-            continue
+    variants = tempfile.TemporaryDirectory()
+    configs = [c for c in run_configs() if not only or c.stem in only]
+    if random_bots:
+        configs += [random_variant(c, Path(variants.name)) for c in configs]
+    for config in configs:
         with tempfile.TemporaryDirectory() as tmp:
             # run from the empty folder: ``python -m`` and ``-c`` put the working directory
             # first on sys.path, so from a checkout they would import its simcards, not the
@@ -112,13 +127,15 @@ def main() -> int:
     w.add_argument("--scale", type=float, default=1.0,
                    help="fraction of the usual unit counts (the perfect-play configs solve every "
                         "deal: 0.05 is a quick check)")
+    w.add_argument("--random", action="store_true",
+                   help="also run every config with random bots at every seat")
     c = sub.add_parser("compare", help="compare two folders written by 'write'")
     c.add_argument("old", type=Path)
     c.add_argument("new", type=Path)
     c.add_argument("--renamed", nargs="*", default=[], metavar="OLD=NEW")
     args = parser.parse_args()
     if args.command == "write":
-        write(args.out, args.python, args.only, args.scale)
+        write(args.out, args.python, args.only, args.scale, args.random)
         return 0
     renamed = dict(item.split("=", 1) for item in args.renamed)
     return compare(args.old, args.new, renamed)

@@ -71,7 +71,7 @@ def compare(ruleset: str, builds: dict, deals: int, repeats: int, seed: int) -> 
     """Solve ``deals`` deals of a heuristic run of ``ruleset`` with every build; print a line per
     build. Returns True when every build finds the margins of the first."""
     from simcards.games import registry
-    from simcards.games.klaverjas.solve import _deal_inputs
+    from simcards.games.klaverjas.solver import _deal_inputs
 
     game = registry.load(ruleset)
     inputs = _deal_inputs(game, game.simulate(deals, seed=seed))

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import simcards
 from simcards.games import load, rulesets
-from simcards.games.protocol import Game
 
 def build_id() -> str:
     """The git commit simcards runs from (with "-dirty" when tracked files differ from it), or
@@ -60,22 +59,22 @@ def _rate(step, seconds: float, chunk: int) -> float:
 
 def kernel_rates(ruleset: str, bots: str, seconds: float) -> tuple[float | None, float]:
     """(kernel only, with the polars frame) deals per second in this process, in batches of the
-    runner's default chunk size. Kernel only is measured where the game exposes its kernel
-    matrix (`_simulate_matrix`); the frame figure is what a run's worker does per chunk."""
+    runner's default chunk size. Kernel only is measured where the game has a kernel row
+    matrix (`Game._simulate_matrix` is not None); the frame figure is what a run's worker does per chunk."""
     game = load(ruleset)
     chunk = 2_000 if game.unit == "match" else 100_000
     kinds, params = game.resolve_bots(bots)
     with_frame = _rate(lambda n, start: game.simulate_chunk(n, seed=2, bots=bots, start=start)["deals"].height,
                        seconds, chunk)
     kernel = None
-    if type(game)._simulate_matrix is not Game._simulate_matrix:
+    if game._simulate_matrix(2, 0, 1, kinds, params) is not None:
         kernel = _rate(lambda n, start: game._simulate_matrix(2, start, n, kinds, params).shape[1],
                        seconds, chunk)
     return kernel, with_frame
 
 
 def user_bot_rates(ruleset: str, seconds: float) -> dict | None:
-    """What user bots cost (simcards/games/userbots.py), where the ruleset takes them:
+    """What user bots cost (simcards/games/userbots/), where the ruleset takes them:
     simcards' overhead per decision around a Python bot (the empty bot `FirstLegal` at every
     seat against the random bots' play, per card decision), and units per second of a Numba
     user bot copying the heuristic beside the built-in heuristic, compile time excluded (the
@@ -235,11 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_solver:
         for ruleset in chosen:
             game = load(ruleset)
-            if not hasattr(game, "perfect_play_bench"):
+            if game.solver is None:
                 continue
             if "solver" not in result:
                 say("\nDouble-dummy solver (full deal from the start of play, one core) and search bot")
-            row = result.setdefault("solver", {})[ruleset] = game.perfect_play_bench(args.quick)
+            row = result.setdefault("solver", {})[ruleset] = game.solver.bench(game, args.quick)
             # targets a game's bench names (issue 14's, for Klaverjassen and Kraken)
             target = (f"; target median {row['solve_target_ms']:g} ms"
                       if "solve_target_ms" in row else "")

@@ -170,8 +170,8 @@ def _bit_count_intrinsic(counter: str, doc: str):
     return intrinsic(typer)
 
 
-_count_trailing_zeros = _bit_count_intrinsic("cttz", "trailing zero bits (64 for 0)")
-_count_leading_zeros = _bit_count_intrinsic("ctlz", "leading zero bits (64 for 0)")
+count_trailing_zeros = _bit_count_intrinsic("cttz", "trailing zero bits (64 for 0)")
+count_leading_zeros = _bit_count_intrinsic("ctlz", "leading zero bits (64 for 0)")
 
 
 @kernel
@@ -179,13 +179,13 @@ def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero int64 (0 for 0, as ever). One tzcnt: the de
     Bruijn multiply and table look-up it replaces sat on the play loop's critical path, and LLVM
     knows the result is in 0..63, so indexing with it needs no negative-index fix-up."""
-    return _count_trailing_zeros(x) & 63
+    return count_trailing_zeros(x) & 63
 
 
 @kernel
 def highest_bit_index(x):
     """Index of the highest set bit of a non-negative int64 (0 for 0): one lzcnt."""
-    return (63 - _count_leading_zeros(x | 1)) & 63
+    return (63 - count_leading_zeros(x | 1)) & 63
 
 
 @kernel

@@ -124,9 +124,9 @@ def _check_played(run, deal: int) -> None:
 
 def _cmd_replay(args) -> int:
     from simcards.dataset import open_run
+    from simcards.errors import check_count
     from simcards.games import load
-
-    from simcards.games.protocol import check_count, require_solver
+    from simcards.games.registry import require_solver
 
     deal = check_count("--deal", args.deal)
     run = open_run(args.run)
@@ -207,7 +207,7 @@ def _cmd_solve(args) -> int:
     import time
 
     from simcards.games import load
-    from simcards.games.protocol import require_solver
+    from simcards.games.registry import require_solver
 
     game = load(args.ruleset, **_rule_options(args.ruleset, args.rule))
     require_solver(game, "simcards solve")
@@ -239,7 +239,7 @@ def _cmd_solve(args) -> int:
     print("solving with all hands open (the first solve after an install compiles the solver, "
           "up to a minute) ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    findings = game.perfect_play_judge(state).findings(state)
+    findings = game.solver.judge(state).findings(state)
     seconds = time.perf_counter() - start
     print(f"perfect play from here, both sides ({seconds:.2g} s):")
     for label, value in findings.items():
@@ -282,7 +282,8 @@ def _cmd_tournament(args) -> int:
 
 
 def _cmd_tune(args) -> int:
-    from simcards.tune import load_tune_config, tune, write_outputs
+    from simcards.config import load_tune_config
+    from simcards.tune import tune, write_outputs
 
     overrides = {"output": args.out, "workers": args.workers}
     config = load_tune_config(args.config, **overrides)

@@ -1,4 +1,4 @@
-"""Run configs: a TOML file -> a validated, frozen `RunConfig`.
+"""Configs: a TOML file -> a validated, frozen `RunConfig`, `TuneConfig` or `TournamentConfig`.
 
 Validation collects every problem before anything is written, and reports each with its key
 path, the bad value and what is allowed:
@@ -33,10 +33,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcards.games.botspec import bot_problems
 from simcards.errors import UserError
 from simcards.games import game_class, rulesets
+from simcards.games.botspec import bot_problems, is_user_spec
 from simcards.games.options import option_problems
+from simcards.games.userbots import user_param_defaults
 
 BACKENDS = ("loky", "dask")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -336,3 +337,134 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     return TournamentConfig(name=name, ruleset=ruleset, games=data["games"], entrants=dict(entrants),
                             seed=data.get("seed", 0), rules=dict(rules),
                             deals_per_game=data.get("deals_per_game"), output=output)
+
+
+@dataclass(frozen=True)
+class ParamRange:
+    name: str
+    low: float
+    high: float
+    resolution: float = 1.0  # stop refining below this step
+
+    def __post_init__(self):
+        if not self.low < self.high:
+            raise UserError(f"tune range of {self.name!r}: low {self.low} must be below high {self.high}")
+        if self.resolution <= 0:
+            raise UserError(f"tune resolution of {self.name!r} must be > 0")
+
+
+TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
+             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    name: str
+    ruleset: str
+    units: int
+    seed: int
+    objective: str
+    baseline: dict  # {"kind": ..., "params": {...}}
+    ranges: tuple[ParamRange, ...]
+    rules: dict = field(default_factory=dict)
+    grid: int = 9
+    verify: int = 0  # units of the verification match (default: 2 x units)
+    verify_seed: int = 0
+    workers: int = 1
+    chunk_size: int = 500
+    output: str = "reports"
+
+    def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
+        """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
+        tuned = {**self.baseline, "params": {**self.baseline.get("params", {}), **params}}
+        base = {**self.baseline, "params": dict(self.baseline.get("params", {}))}
+        return [tuned if seat in tuned_seats else base for seat in range(n_seats)]
+
+
+def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
+    """A `simcards tune` config::
+
+        name = "tune-kraken-contra"
+        ruleset = "kraken-contra"
+        matches = 3000                # units per candidate (`deals` for deal rulesets)
+        seed = 1
+        objective = "auto"            # "auto": the game's first objective (simcards rulesets NAME)
+        grid = 9                      # values per coarse grid
+        verify = 6000                 # units of the fresh-seed verification match
+        [baseline]                    # the bot the tuned one starts from and plays against
+        kind = "heuristic"
+        [tune]                        # parameter = [low, high] or [low, high, resolution]
+        kraak_threshold = [50, 110]
+        rekraak_threshold = [60, 130]
+    """
+    path = Path(path)
+    source = str(path)
+    data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
+    problems: list = []
+    _unknown_keys(data, TUNE_KEYS, problems)
+    game = _name_and_ruleset(data, problems)
+    name, ruleset = data.get("name"), data.get("ruleset")
+    if game is not None and not game.objectives:
+        tunable = [r for r in rulesets() if game_class(r).objectives]
+        problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(tunable)))
+        game = None
+    unit_key = "matches" if game is not None and game.unit == "match" else "deals"
+    units = data.get(unit_key)
+    _int_problem(unit_key, units, 2, problems)
+    _int_problem("seed", data.get("seed", 0), 0, problems)
+    _int_problem("grid", data.get("grid", 9), 3, problems)
+    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
+    verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
+    _int_problem("verify", verify, 2, problems)
+    workers = _workers(data, problems)
+    objective = data.get("objective", "auto")
+    if game is not None:
+        allowed = tuple(game.objectives)
+        if objective == "auto":
+            objective = allowed[0]
+        elif objective not in allowed:
+            problems.append(("objective", objective, "one of 'auto', " + ", ".join(repr(a) for a in allowed)))
+    rules = _rules_problems(data, game, problems)
+    baseline = data.get("baseline", {"kind": "heuristic"})
+    if isinstance(baseline, str):
+        baseline = {"kind": baseline}
+    if game is not None:
+        problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline", game=game))
+    ranges = []
+    tune = data.get("tune")
+    tunable = tunable_params(game, baseline) if game is not None and isinstance(baseline, dict) else {}
+    if not isinstance(tune, dict) or not tune:
+        problems.append(("tune", tune, "a table of parameter = [low, high] (or [low, high, resolution])"))
+    elif game is not None:
+        for pname, spec in tune.items():
+            key = f"tune.{pname}"
+            if pname not in tunable:
+                problems.append((key, spec, "a numeric parameter of the baseline bot: "
+                                 + (", ".join(tunable) or "it has none")))
+            elif (not isinstance(spec, list) or len(spec) not in (2, 3)
+                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
+                  or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
+                problems.append((key, spec, "[low, high] or [low, high, resolution] with low < high"))
+            else:
+                ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
+                                         float(spec[2]) if len(spec) == 3 else 1.0))
+    output = _output(data, "reports", problems)
+    if problems:
+        raise ConfigError(source, problems)
+    seed = data.get("seed", 0)
+    return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
+                      baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
+                      grid=data.get("grid", 9), verify=verify,
+                      verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
+                      chunk_size=data.get("chunk_size", 500), output=output)
+
+
+def tunable_params(game, baseline: dict) -> dict[str, float]:
+    """The baseline bot's numeric parameters and their defaults (a user bot's own, or the
+    game's bot parameters)."""
+    if is_user_spec(baseline) and game.user_bots is not None:
+        try:
+            return user_param_defaults(baseline, game.bots)
+        except UserError:
+            return {}  # the baseline's own problem is reported
+    return dict(zip(game.bots.param_names, game.bots.defaults()))

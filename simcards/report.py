@@ -12,11 +12,12 @@ import polars as pl
 from simcards.dataset import DatasetError, open_run
 from simcards.errors import UserError
 from simcards.games import load
+from simcards.games.botspec import is_user_spec, per_seat
 from simcards.present import fmt
 from simcards.present.render import Section, Table, write_report
 from simcards.present.settings import bots_table, options_table
-from simcards.present.summary import estimate, values
-from simcards.tune import seating_gain
+from simcards.present.summary import estimate, summary_lines, values
+from simcards.stats import seating_gain
 
 # units the bot-sanity section simulates: enough for a stable margin, a few seconds of work
 SANITY_UNITS = {"deal": 20_000, "match": 300}
@@ -32,10 +33,7 @@ def settings_section(game, bots: Any, seat_names: list[str] | None = None,
         kind_ids, params = game.resolve_bots(bots)
         names = {v: k for k, v in game.bots.kinds.items()}
         kinds = [names.get(int(k), str(k)) for k in kind_ids]
-        from simcards.games.botspec import _per_seat
-        from simcards.games.userbots import is_user_spec
-
-        for seat, item in enumerate(_per_seat(bots, game.n_seats) or []):
+        for seat, item in enumerate(per_seat(bots, game.n_seats) or []):
             if is_user_spec(item):
                 kinds[seat] = user_bot_label(item, game.bots)
         tables.append(Table("bot_settings", bots_table(seat_names, kinds, params.tolist(),
@@ -67,6 +65,21 @@ def user_bot_label(item: dict, family) -> str:
 
 def _frames(game, chunk: dict) -> dict:
     return {"deals": chunk["deals"].lazy(), "matches": chunk["matches"].lazy() if "matches" in chunk else None}
+
+
+def summary_section(game, run) -> Section:
+    """The summary a report opens with: the game's note and one sentence per headline figure
+    (`Game.headline_rates`) the run's frames can answer."""
+    deals = run.scan()
+    matches = None
+    if game.unit == "match":
+        try:
+            matches = run.scan("matches")
+        except DatasetError:  # a run cut short before any match part was written
+            matches = None
+    return Section("Summary", game.summary_note,
+                   headlines=summary_lines(game.headline_rates(deals, matches),
+                                           {"deals": deals, "matches": matches}))
 
 
 def bot_sanity_section(game, run) -> Section:
@@ -130,7 +143,7 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
         raise DatasetError(f"{run.path}: {err}") from None
     out_dir = Path(reports_root) / run.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    sections = game.report_sections(run, out_dir)
+    sections = game.report_sections(run, out_dir)  # the game's own, below the summary
     m = run.manifest
     units = run.units_done
     meta = [
@@ -141,6 +154,5 @@ def build_report(run_path: str | Path, reports_root: str | Path = "reports") -> 
         "intervals are 95% (Wilson score intervals for rates); ± values are standard errors",
     ]
     settings = settings_section(game, m["config"]["bots"])
-    head = 1 if sections and sections[0].headlines else 0  # the summary stays on top
-    sections = [*sections[:head], settings, *sections[head:], bot_sanity_section(game, run)]
+    sections = [summary_section(game, run), settings, *sections, bot_sanity_section(game, run)]
     return write_report(out_dir, f"simcards report: {run.name}", meta, sections)

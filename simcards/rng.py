@@ -39,7 +39,10 @@ _S32 = np.uint64(32)
 
 
 @kernel
-def _mix(z):
+def mix(z):
+    """SplitMix64's finaliser: a bijection of uint64 that spreads every input bit over the
+    output (the streams are built from it; `simcards.engine.sampler.seat_stream` derives a
+    seat's own stream with it)."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
@@ -48,9 +51,9 @@ def _mix(z):
 @driver
 def stream_state(seed, index, stream):
     """Starting state of one stream of one deal, as a 1-element uint64 array (mutated by draws)."""
-    z = _mix(np.uint64(seed) + _GOLDEN)
-    z = _mix(z ^ (np.uint64(index) * _GOLDEN))
-    z = _mix(z ^ (np.uint64(stream + 1) * _STREAM_KEY))
+    z = mix(np.uint64(seed) + _GOLDEN)
+    z = mix(z ^ (np.uint64(index) * _GOLDEN))
+    z = mix(z ^ (np.uint64(stream + 1) * _STREAM_KEY))
     state = np.empty(1, dtype=np.uint64)
     state[0] = z
     return state
@@ -59,9 +62,9 @@ def stream_state(seed, index, stream):
 @kernel
 def reset_stream(state, seed, index, stream):
     """Re-seed an existing state array in place (avoids an allocation per deal in hot loops)."""
-    z = _mix(np.uint64(seed) + _GOLDEN)
-    z = _mix(z ^ (np.uint64(index) * _GOLDEN))
-    state[0] = _mix(z ^ (np.uint64(stream + 1) * _STREAM_KEY))
+    z = mix(np.uint64(seed) + _GOLDEN)
+    z = mix(z ^ (np.uint64(index) * _GOLDEN))
+    state[0] = mix(z ^ (np.uint64(stream + 1) * _STREAM_KEY))
 
 
 @kernel
@@ -74,13 +77,13 @@ def match_deal_index(match_index, deal_no):
 def next_u53(state):
     """Next draw as a non-negative int64 below 2**53."""
     state[0] += _GOLDEN
-    return np.int64(_mix(state[0]) >> _S11)
+    return np.int64(mix(state[0]) >> _S11)
 
 
 @kernel
 def _next_u32(state):
     state[0] += _GOLDEN
-    return np.int64(_mix(state[0]) >> _S32)
+    return np.int64(mix(state[0]) >> _S32)
 
 
 @hot
@@ -88,13 +91,13 @@ def _randint_from(z, n):
     """`randint` on a stream state held in a local: (draw, advanced state). Lets a loop of draws
     keep the state in a register instead of storing and reloading it every draw."""
     z += _GOLDEN
-    m = np.int64(_mix(z) >> _S32) * n
+    m = np.int64(mix(z) >> _S32) * n
     low = m & 0xFFFFFFFF
     if low < n:
         threshold = (0x100000000 - n) % n
         while low < threshold:
             z += _GOLDEN
-            m = np.int64(_mix(z) >> _S32) * n
+            m = np.int64(mix(z) >> _S32) * n
             low = m & 0xFFFFFFFF
     # m < 2**63, so the mask changes nothing; it shows LLVM the draw is a valid array index
     return (m >> 32) & 0x7FFFFFFF, z

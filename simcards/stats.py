@@ -1,10 +1,13 @@
 """Interval arithmetic every statistic uses: Wilson intervals for rates, standard errors for
-means. Both as polars expressions, so queries stay lazy and name their columns."""
+means. Both as polars expressions, so queries stay lazy and name their columns. And the gain of
+the tuned seats in one seating of a duplicate match (`seating_gain`), which `simcards tune` and
+the report's bot-sanity section both score."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 Z95 = 1.959963984540054
@@ -117,3 +120,10 @@ def largest_row(lf: pl.LazyFrame, value: pl.Expr) -> tuple[int, int] | None:
     top = (lf.select(pl.col("deal_index"), value.alias("value")).drop_nulls("value")
            .sort(["value", "deal_index"], descending=[True, False]).head(1).collect())
     return None if top.height == 0 else (int(top["deal_index"][0]), int(top["value"][0]))
+
+
+def seating_gain(values: np.ndarray, tuned_seats: tuple[int, ...]) -> np.ndarray:
+    """Per-unit gain of the tuned seats: their mean value minus the other seats' mean."""
+    tuned = np.zeros(values.shape[1], dtype=bool)
+    tuned[list(tuned_seats)] = True
+    return values[:, tuned].mean(axis=1) - values[:, ~tuned].mean(axis=1)

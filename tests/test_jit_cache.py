@@ -183,13 +183,13 @@ def test_every_cached_kernel_lives_in_its_modules_keyed_folder():
 
 
 def test_a_rebuilt_loop_is_keyed_by_what_is_bound_into_it():
-    from simcards.games.userbots import build_loops
+    from simcards.games.userbots.table import build_loops
 
     game = simcards.load("klaverjas-rotterdam")
     loop = build_loops(game, True, ())["simulate_into"]  # a table of Python bots: cached
     modules = set(loop.py_func.__simcards_modules__)
     support = type(game.user_bots).__module__
-    assert {support, "simcards.games.userbots", "simcards.games.klaverjas._play"} <= modules
+    assert {support, "simcards.games.userbots.loops", "simcards.games.klaverjas._play"} <= modules
     assert "simcards.games.klaverjas.bots" in modules  # the built-in card, bound two levels down
     graph = _jit.import_graph()
     assert Path(loop._cache.cache_path).name.endswith(graph.key(["simcards.games.klaverjas._play",

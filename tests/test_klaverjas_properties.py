@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import simcards
 from simcards.cards import DECK32
-from simcards.games import _trick
+from simcards.engine import trick as trick_kernels
 from simcards.games.klaverjas import _kernels as K
 from naive import klaverjas as naive
 
@@ -143,7 +143,7 @@ def test_trick_winner_matches_naive(data):
     offset = data.draw(st.integers(0, 4))
     T = GAMES["klaverjas-rotterdam"].tables
     cards = np.array([31] * offset + trick + [0] * 3, dtype=np.int64)
-    got = _trick.trick_winner(cards, offset, len(trick), T, trump)
+    got = trick_kernels.trick_winner(cards, offset, len(trick), T, trump)
     assert got == naive.trick_winner(trick, trump)
 
 
@@ -153,14 +153,14 @@ def test_arithmetic_fast_path_equals_the_table_path():
     T = GAMES["klaverjas-rotterdam"].tables
     for trump in range(4):
         for card in range(32):
-            assert K.trick_suit(trump, card) == _trick.eff_suit(T, trump, card)
-            suit = _trick.eff_suit(T, trump, card)
-            assert K.suit_cards(card >> 3) == _trick.suit_mask(T, trump, card >> 3 if suit != 4 else 4)
-            beaten_by = _trick.beating_mask(np.int64(-1) & ((1 << 32) - 1), card, T, trump)
+            assert K.trick_suit(trump, card) == trick_kernels.eff_suit(T, trump, card)
+            suit = trick_kernels.eff_suit(T, trump, card)
+            assert K.suit_cards(card >> 3) == trick_kernels.suit_mask(T, trump, card >> 3 if suit != 4 else 4)
+            beaten_by = trick_kernels.beating_mask(np.int64(-1) & ((1 << 32) - 1), card, T, trump)
             assert K.cards_beating(card, trump, T) & ((1 << 32) - 1) == beaten_by
             for best in range(32):
                 if best != card:
-                    assert bool(K.card_beats(card, best, trump, T)) == bool(_trick.beats(card, best, T, trump))
+                    assert bool(K.card_beats(card, best, trump, T)) == bool(trick_kernels.beats(card, best, T, trump))
 
 
 four_kind_options = st.lists(st.sampled_from(RANKS), unique=True, max_size=8)

@@ -4,7 +4,10 @@
   a ruleset name (docstrings and command-line help texts excepted);
 - generic code never tests seat parity (``seat % 2``, ``team & 1``): parties come from the game;
 - statistics and report sections never import kernels, and the layers below the games
-  (present/, stats, dataset) never import the runner, the games or the CLI.
+  (present/, stats, dataset) never import the runner, the games or the CLI;
+- no import cycle among the modules of simcards/ and examples/, counting imports inside
+  functions and imports of a package's face;
+- no private name or private module (a leading underscore) imported from another folder.
 """
 
 from __future__ import annotations
@@ -106,3 +109,142 @@ def test_lower_layers_import_nothing_above_them():
     for path in lower:
         bad = {m for m in _imports(path) if m.startswith(above)}
         assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+
+
+# ---------------------------------------------------------------- imports: no cycles, no private
+# names across folders (simcards/ and examples/). An import inside a function counts as much as
+# one at module level; an import under ``if TYPE_CHECKING:`` never runs and does not count. An
+# import of a package (``import simcards``, ``from simcards.games import load``) is an edge to
+# its __init__, which imports every game: a module below it that imports it closes a loop.
+
+EXAMPLES = PACKAGE.parent / "examples"
+# the compile decorators every kernel module uses: private to the package, not to a folder (the
+# one exception; simcards/_jit.py says how simcards compiles, and a user's bot uses numba.njit)
+SHARED_PRIVATE = {"simcards._jit"}
+
+
+def _module_names() -> dict[str, Path]:
+    """Module name -> file of every module of simcards/ and examples/."""
+    out = {}
+    for root, base in ((PACKAGE.parent, PACKAGE), (EXAMPLES, EXAMPLES)):
+        for path in base.rglob("*.py"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = _module_names()
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            ids.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return ids
+
+
+def import_edges(module: str, path: Path) -> list[tuple[str, str | None, int]]:
+    """(imported module, imported name or None, line) of every import of ``module`` that
+    reaches a module of simcards/ or examples/, at any depth of the file."""
+    tree = ast.parse(path.read_text())
+    skip = _type_checking_nodes(tree)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    edges = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            edges += [(a.name, None, node.lineno) for a in node.names if a.name in MODULES]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            for alias in node.names:
+                if f"{base}.{alias.name}" in MODULES:  # a submodule
+                    edges.append((f"{base}.{alias.name}", None, node.lineno))
+                elif base in MODULES:
+                    edges.append((base, alias.name, node.lineno))
+    return edges
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (a list of modules, the first repeated at the end) per strongly connected
+    component of more than one module, or of one that imports itself (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph[v]:
+                found.append(_cycle_in(graph, component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _cycle_in(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """A path around ``component`` from its first module back to it (breadth first)."""
+    start = min(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v] & component):
+            if w == start:
+                return paths[v] + [start]
+            if w not in paths:
+                paths[w] = paths[v] + [w]
+                queue.append(w)
+    return sorted(component)
+
+
+def test_no_import_cycle():
+    import sys
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    graph = {m: {target for target, _, _ in import_edges(m, p)} for m, p in MODULES.items()}
+    cycles = _cycles(graph)
+    assert not cycles, "import cycles (at module level or inside functions):\n" + "\n".join(
+        " -> ".join(cycle) for cycle in cycles)
+
+
+def _folder(module: str) -> Path:
+    return MODULES[module].parent
+
+
+def _private(module: str, name: str | None) -> bool:
+    parts = module.split(".") + ([name] if name else [])
+    return any(p.startswith("_") and not p.startswith("__") for p in parts)
+
+
+def test_no_private_import_across_folders():
+    found = []
+    for module, path in MODULES.items():
+        for target, name, line in import_edges(module, path):
+            if target in SHARED_PRIVATE or _folder(target) == path.parent:
+                continue
+            if _private(target, name):
+                what = f"{target}.{name}" if name else target
+                found.append(f"{module} (line {line}) imports {what}")
+    assert not found, "private names or modules imported from another folder:\n" + "\n".join(found)

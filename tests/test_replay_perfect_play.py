@@ -1,7 +1,7 @@
 """`replay(..., perfect_play=True)` and `simcards replay --perfect-play`: each card of a replayed
 deal marked with what it gave away against perfect play, checked against the double_dummy
 columns the run's solver wrote for the same deals (themselves checked position by position in
-test_solve_lines.py and test_skat_solver.py)."""
+test_klaverjas_solve_lines.py and test_skat_solver.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import simcards
 from simcards.errors import UserError
-from simcards.games.klaverjas.solve import Solver, bot_margins
+from simcards.games.klaverjas.solver import Solver, bot_margins
 
 from test_cli_errors import assert_refused, cli, write_config
 
@@ -140,7 +140,7 @@ def test_the_command_refuses_a_ruleset_without_a_solver(tmp_path):
 def test_a_finished_deal_is_valued_as_the_solver_valued_its_last_trick(name):
     """The judge values a finished deal from its result (points, roem, pit and in Kraken the hand
     roem); that must agree with the solver's value of the last trick, where every card is forced."""
-    from simcards.games.klaverjas.solve import LineJudge
+    from simcards.games.klaverjas.solver import LineJudge
 
     game = simcards.load(name)
     judge = LineJudge(game)
@@ -161,7 +161,7 @@ def test_a_finished_deal_is_valued_as_the_solver_valued_its_last_trick(name):
 def test_skat_null_best_cards_keep_the_win():
     """A Null game in which both sides gave the win away (seed 3, deal 8): the named best cards
     are those after which the declarer's result under perfect play stays what it was."""
-    from simcards.games.skat.solve import solve
+    from simcards.games.skat.solver import solve
 
     game = simcards.load("skat")
     story = game.replay(3, 8, "heuristic", perfect_play=True)

@@ -8,7 +8,9 @@ three-seat one (tests/toy_game.py), so a new ruleset gets all of it by registeri
 - there is a legal move until the deal is over, and none after;
 - card points and tricks add up to the deck's totals;
 - the legal moves agree with the game's naive reference (tests/naive/<game folder>.py) at every
-  position of random deals.
+  position of random deals;
+- the class declares every attribute `Game` declares without a default, and its optional
+  features are capability objects (``solver``, ``user_bots``) or None.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import pytest
 
 import simcards
 from simcards.games import register, unregister
+from simcards.games.protocol import Game, Solver
+from simcards.games.userbots import Support
 
 from toy_game import ToyGame
 
@@ -60,6 +64,27 @@ def test_registered_and_loadable(name):
     assert name in simcards.rulesets()
     assert game.n_seats in (3, 4)
     assert game.deck.n_cards % game.n_seats in (0, 2)  # Skat leaves two cards
+
+
+# what every ruleset must declare: Game's annotated attributes that have no default
+REQUIRED = sorted(a for a in Game.__annotations__ if not hasattr(Game, a))
+
+
+def test_the_required_attributes_are_the_documented_ones():
+    assert REQUIRED == sorted(["name", "deck", "n_seats", "option_specs", "rules_version", "bots",
+                               "deal_columns", "tricks_per_deal", "card_points_total"])
+    assert len(Game.__abstractmethods__) <= 8
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declares_what_game_requires_and_capabilities(name):
+    game = game_of(name)
+    assert [a for a in REQUIRED if not hasattr(type(game), a)] == []
+    assert game.solver is None or isinstance(game.solver, Solver)
+    if game.solver is not None:
+        assert game.solver.option in {o.name for o in game.option_specs}
+        assert game.solver.columns
+    assert game.user_bots is None or isinstance(game.user_bots, Support)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -69,7 +69,8 @@ def test_report_sections_write_their_charts(deals, tmp_path):
 
     sections = GAME.report_sections(Run(), tmp_path)
     titles = [s.title for s in sections]
-    assert titles[0] == "Summary" and "When is a hand worth bidding?" in titles
+    # the report opens with the summary simcards.report builds from headline_rates, not the game
+    assert "Summary" not in titles and "When is a hand worth bidding?" in titles
     for section in sections:
         for figure in section.figures:
             assert (tmp_path / figure.filename).stat().st_size > 0

@@ -18,8 +18,8 @@ from naive import skat as NS
 from naive import skat_pimc as NP
 from naive import skat_solver as NSS
 from simcards.errors import UserError
-from simcards.games._sampler import SM_WAYS
-from simcards.games._state import S_PLAYED
+from simcards.engine.sampler import SM_WAYS
+from simcards.engine.state import S_PLAYED
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _pimc as P
 from simcards.games.skat import settle

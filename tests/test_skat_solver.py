@@ -1,4 +1,4 @@
-"""Skat's double-dummy solver (simcards/games/skat/solve.py) against brute-force minimax.
+"""Skat's double-dummy solver (simcards/games/skat/solver.py) against brute-force minimax.
 
 Positions come from random play of random deals: every contract (the four suits, Grand,
 Null), Hand games with and without announcements, Ouvert, pickups with a random discard, bids
@@ -25,7 +25,7 @@ from simcards.games.skat import settle
 from simcards.games.skat import solve
 from simcards.games.skat.rules import NULL
 from simcards.games.skat.scoring import CONTRACTS
-from simcards.games.skat.solve import Solver, with_perfect_play
+from simcards.games.skat.solver import Solver, with_perfect_play
 
 GAME = simcards.load("skat")
 SOLVER = Solver(GAME, tt_bits=12)  # a small table: collisions and replacement get exercised
@@ -314,7 +314,7 @@ def test_loss_columns_hold_sums_past_127(monkeypatch):
 
     from simcards.games.skat.columns import DOUBLE_DUMMY_COLUMNS
 
-    module = importlib.import_module("simcards.games.skat.solve")
+    module = importlib.import_module("simcards.games.skat.solver")
     solve_rows = module._solve_rows
 
     def with_large_losses(game, deals, traces):

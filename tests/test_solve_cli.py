@@ -1,5 +1,5 @@
 """`simcards solve`: perfect play from a deal or position given on the command line, checked
-against the Python solvers (themselves checked against brute-force minimax in test_solver.py
+against the Python solvers (themselves checked against brute-force minimax in test_klaverjas_solver.py
 and test_skat_solver.py) and on a golden hand whose value follows from the cards."""
 
 from __future__ import annotations

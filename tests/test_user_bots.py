@@ -1,4 +1,4 @@
-"""User bots (issue 15, simcards/games/userbots.py): the examples through `simcards run`,
+"""User bots (issue 15, simcards/games/userbots/): the examples through `simcards run`,
 `tournament` and `tune`, reproducible and identical with 1 and 2 workers; the views against the
 full state in every ruleset that takes user bots; the errors; the source hash on resume; the
 Numba fast path; suggestions. Python bots are slow: every run here is a few deals."""
@@ -23,7 +23,8 @@ from simcards.cli import main
 from simcards.config import ConfigError, load_config
 from simcards.errors import UserError
 from simcards.games import rulesets
-from simcards.games._state import S_VOIDS
+from simcards.engine.state import S_VOIDS
+from simcards.games.seating import seated
 from simcards.games.userbots import BotError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -336,7 +337,7 @@ def test_views_in_a_run_match_the_replayed_deal(ruleset, options):
         by_deal.setdefault(r["deal"][1], []).append(r)
     for index, views in list(by_deal.items())[:3]:
         row = deals.filter(pl.col("deal_index") == index).row(0, named=True)
-        with game.seated(bots) as (kinds, params):
+        with seated(game, bots) as (kinds, params):
             row_again, trace = game.run_deal(9, index, kinds, params)
             state = game.state_from_row(row_again, kinds, params)
         for view in views:
@@ -610,7 +611,7 @@ def test_suggest_is_the_bots_card(ruleset):
     if game.unit == "deal":
         state = game.deal(seed=4, index=1)
     else:
-        with game.seated("heuristic") as (kinds, params):
+        with seated(game, "heuristic") as (kinds, params):
             row, _ = game.run_deal(4, 1025, kinds, params)
             state = game.state_from_row(row, kinds, params)
     for trick in story["tricks"]:

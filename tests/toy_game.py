@@ -4,8 +4,12 @@ trump, so the three-seat paths of the shared code run before Skat exists.
 24 cards (9 10 J Q K A of each suit), eight to each seat; forehand (left of the dealer) leads;
 follow suit if you can, else play anything; the highest card of the led suit wins. Card points
 A 4, K 3, Q 2, J 1 (60 in all). Written to the template of the real game folders: rules as a
-flat table, kernels on the shared state layout and trick kernel, a bot signature like theirs, a
-batch loop with a trace switch, rows from a RowLayout.
+flat table, kernels on the shared state layout and trick kernel (`simcards.engine`), a bot
+signature like theirs, a batch loop with a trace switch, rows from a RowLayout. `ToyGame`
+shows how little a ruleset needs: the attributes `Game` declares without a default and its
+five abstract methods (`deal`, `_simulate_traced`, `state_from_row`, `row_totals`,
+`result_row`); simulate, replay, tournament and tuning are generic (a tournament asks its
+`placings`, tuning its `objectives`).
 """
 
 from __future__ import annotations
@@ -18,13 +22,13 @@ import polars as pl
 
 from simcards._jit import driver, hot, kernel
 from simcards.cards import Deck, nth_bit_index, popcount
-from simcards.games import _state as S
-from simcards.games._trick import NO_TRUMP, beats, eff_suit, follow_mask, suit_tables
+from simcards.engine import state as S
+from simcards.engine.trick import NO_TRUMP, beats, eff_suit, follow_mask, suit_tables
 from simcards.games.botspec import BotFamily
 from simcards.games.columns import Column, RowLayout, per_seat
 from simcards.games.play import TrickState, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 from simcards.rng import STREAM_DEAL, STREAM_PLAY, deal_hands, randint, reset_stream
 
 DECK24 = Deck("24-card", ("9", "10", "J", "Q", "K", "A"))
@@ -187,11 +191,6 @@ class ToyGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables()
-
-    def _simulate_matrix(self, seed, start, n, kinds, params):
-        out = np.empty((DEAL_ROWS.n_int, n), dtype=np.int64)
-        simulate_into(out, seed, start, self.tables, kinds, params, np.empty((0, N_CARDS), dtype=np.int64))
-        return out
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((DEAL_ROWS.n_int, n), dtype=np.int64)

@@ -10,22 +10,16 @@ Use it in a config with::
 
 ``choose_card`` has the built-in bots' signature: (kind, legal mask, state, rule tables, the
 seat's parameter row, rng) -> card id. It reads only what its seat may know: its own hand
-(``st[S_HAND + seat]``) and the public slots (trump, the trick so far). Its own parameter is
-declared in ``PARAMS`` and sits in the row after the game's parameters.
+(``st[S_HAND + seat]``) and the public slots (trump, the trick so far): the shared ones from
+`simcards.engine`, Klaverjassen's own from `simcards.games.klaverjas.family`. Its own parameter
+is declared in ``PARAMS`` and sits in the row after the game's parameters.
 """
 
 from numba import njit
 
+from simcards.engine import S_N_PLAYED, S_TO_MOVE, S_TRICK, S_WIN_POS
 from simcards.games.klaverjas import bots as kb
-from simcards.games.klaverjas._kernels import (
-    S_N_PLAYED,
-    S_TO_MOVE,
-    S_TRICK,
-    S_TRUMP,
-    S_WIN_POS,
-    card_points,
-    cards_beating,
-)
+from simcards.games.klaverjas.family import S_TRUMP, card_points, cards_beating
 from simcards.games.klaverjas.rules import T_POWER
 
 PARAMS = (("grab_points", 20.0, "take a trick holding at least this many card points with the "

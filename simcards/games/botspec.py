@@ -6,7 +6,8 @@ Accepted forms, for every game:
 - ``{"kind": "heuristic", "params": {"kraak_threshold": 70}}`` alone or in such a list;
 - ``{"kind": "python", "entry": "mybots.kraak:MyBot", "params": {...}}`` and
   ``{"kind": "numba", "entry": "mybots.fast:choose_card"}``: a user's bot
-  (simcards/games/userbots.py), where the ruleset supports them.
+  (`simcards.games.userbots`), where the ruleset supports them: its spec is checked by the
+  ruleset's `Support` (``Game.user_bots``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ from simcards.errors import UserError
 # Every game offers these two kinds under these ids; a game may add more after them.
 RANDOM, HEURISTIC = 0, 1
 STANDARD_KINDS = {"random": RANDOM, "heuristic": HEURISTIC}
+# user bots (simcards.games.userbots) and their kind ids in the kernels' kind arrays, above every
+# built-in kind (the games' cached kernels hold these ids as constants)
+USER_KINDS = ("python", "numba")
+PYTHON_KIND = 64
+NUMBA_KIND = 65  # the first Numba user bot of a table; the next ones count up
+USER_KIND_IDS = {"python": PYTHON_KIND, "numba": NUMBA_KIND}
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,9 @@ class BotFamily:
         return tuple(p[0] for p in self.params)
 
 
-def _per_seat(spec: Any, n_seats: int) -> list | None:
+def per_seat(spec: Any, n_seats: int) -> list | None:
+    """The spec of each seat of a bot spec (one name or table for every seat, or a list of one
+    per seat), or None when it is neither."""
     if isinstance(spec, (str, dict)):
         return [spec] * n_seats
     if isinstance(spec, (list, tuple)) and len(spec) == n_seats:
@@ -51,12 +60,24 @@ def _per_seat(spec: Any, n_seats: int) -> list | None:
     return None
 
 
+def is_user_spec(item: Any) -> bool:
+    """Is one seat's spec a user's bot (kind "python" or "numba")?"""
+    return isinstance(item, dict) and item.get("kind") in USER_KINDS
+
+
+def user_entries(spec) -> list[str]:
+    """The entries of the user bots in a bot spec (any nesting the configs allow)."""
+    if isinstance(spec, dict):
+        return [spec["entry"]] if is_user_spec(spec) and isinstance(spec.get("entry"), str) else []
+    if isinstance(spec, (list, tuple)):
+        return [e for item in spec for e in user_entries(item)]
+    return []
+
+
 def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots", game=None):
     """Every problem of ``spec`` as (key path, bad value, what is allowed). User bots (kind
     "python" or "numba") are checked against ``game`` (a Game class), which must support them."""
-    from simcards.games import userbots
-
-    seats = _per_seat(spec, n_seats)
+    seats = per_seat(spec, n_seats)
     kinds = ", ".join(repr(k) for k in family.kinds)
     if game is not None and game.user_bots is not None:
         kinds += ", 'python', 'numba'"
@@ -73,14 +94,14 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
         if not isinstance(item, dict):
             problems.append((path, item, f"a bot name ({kinds}) or a table with 'kind' and 'params'"))
             continue
-        if userbots.is_user_spec(item):
+        if is_user_spec(item):
             support = None if game is None else game.user_bots
             if support is None:
                 name = "this ruleset" if game is None else repr(game.name)
                 problems.append((f"{path}.kind", item["kind"],
                                  f"a built-in bot ({kinds}): {name} does not support user bots yet"))
             else:
-                problems.extend(userbots.user_spec_problems(item, family, path, support))
+                problems.extend(support.spec_problems(item, family, path))
             continue
         for key in item:
             if key not in ("kind", "params"):
@@ -106,20 +127,17 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
     return problems
 
 
-USER_KIND_IDS = {"python": 64, "numba": 65}  # simcards.games.userbots.PYTHON_KIND, NUMBA_KIND
-
-
 def resolve_bots(spec: Any, family: BotFamily, n_seats: int, game=None) -> tuple[np.ndarray, np.ndarray]:
     """(kind ids int64[n_seats], params float64[n_seats, n_params]); ValueError on any problem.
     User bots get their kind's id and the seat's built-in parameter row: the loops that play
-    them are `Game.seated`'s."""
+    them are `simcards.games.seating.seated`'s."""
     problems = bot_problems(spec, family, n_seats, game=game)
     if problems:
         raise UserError("\n".join(f"{path} = {value!r} is not allowed; use {allowed}"
                                    for path, value, allowed in problems))
     kinds = np.empty(n_seats, dtype=np.int64)
     params = np.tile(family.defaults(), (n_seats, 1))
-    for seat, item in enumerate(_per_seat(spec, n_seats)):
+    for seat, item in enumerate(per_seat(spec, n_seats)):
         if isinstance(item, str):
             item = {"kind": item}
         if item.get("kind") in USER_KIND_IDS:  # its seat's built-in parameters (reports)

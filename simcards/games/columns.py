@@ -5,8 +5,8 @@ A kernel writes an int64 matrix (and, for Float32 columns, a float64 matrix) wit
 column. `RowLayout` numbers those rows once from a game's column specs; the game turns the row
 numbers it needs into module constants for its kernels (`layout.row("points_0")`). A layout may
 be the union of several rulesets' columns (Kraken's two rulesets share one kernel): the kernel
-fills every row, and `RowLayout.to_frame` picks each ruleset's columns by name. The README's
-dataset table and `simcards rulesets --columns` print these specs, so the docs cannot drift
+fills every row, and `RowLayout.to_frame` picks each ruleset's columns by name. The columns
+page (docs/columns.md) and `simcards rulesets --columns` print these specs, so the docs cannot drift
 from the data.
 """
 

@@ -48,7 +48,7 @@ class Option:
             ok = ok and (self.maximum is None or value <= self.maximum)
         elif kind is list:
             ok = isinstance(value, (list, tuple)) and all(
-                self.item_choices is None or _norm(v) in self.item_choices for v in value
+                self.item_choices is None or normalise_item(v) in self.item_choices for v in value
             )
         else:
             ok = isinstance(value, kind)
@@ -58,11 +58,13 @@ class Option:
 
     def normalise(self, value: Any) -> Any:
         if self.kind is list:
-            return tuple(_norm(v) for v in value)
+            return tuple(normalise_item(v) for v in value)
         return value
 
 
-def _norm(item: Any) -> Any:
+def normalise_item(item: Any) -> Any:
+    """An item of a list option as the rules compare it: text stripped and upper-cased (a rank
+    "t" is "10"); anything else as it is."""
     if isinstance(item, str):
         text = item.strip().upper()
         return "10" if text == "T" else text

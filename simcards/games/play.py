@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from simcards.cards import Deck
-from simcards.errors import UserError
-from simcards.games import _state as S
-from simcards.games.protocol import Game, check_count
+from simcards.errors import UserError, check_count
+from simcards.engine import state as S
+from simcards.games.protocol import Game
 
 
 class IllegalMove(UserError):
@@ -85,7 +85,7 @@ def cards_played(n: int) -> str:
 
 class TrickState:
     """What every game's interactive deal shares: seat to move, hands, the trick in progress,
-    legal moves and playing a card. The state is the shared layout (simcards/games/_state.py);
+    legal moves and playing a card. The state is the shared layout (simcards/engine/state.py);
     ``kernels`` is the game's ``_kernels`` module, whose ``legal_mask(st, T)`` and
     ``apply_card(st, card, T)`` are the ones the batch kernel plays with, so a deal played by
     hand follows exactly the simulated rules."""
@@ -167,7 +167,7 @@ class TrickState:
 
     def view(self, seat: int):
         """What ``seat`` may know now: the read-only view a Python bot's ``play`` receives
-        (simcards/games/userbots.py); ``legal`` is empty unless the seat is to move."""
+        (simcards/games/userbots/); ``legal`` is empty unless the seat is to move."""
         return self._user_bots().state_view(self, check_seat("seat", seat, self.game.n_seats))
 
     def suggest(self, bot: str = "heuristic", params: dict | None = None) -> str:

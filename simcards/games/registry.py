@@ -3,10 +3,12 @@ imported; `simcards/games/__init__.py` imports each game folder in one line."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcards.errors import UserError
-from simcards.games.protocol import Game
+
+if TYPE_CHECKING:  # the registry sits below the protocol: it only holds the classes
+    from simcards.games.protocol import Game
 
 _GAMES: dict[str, type[Game]] = {}
 
@@ -40,3 +42,15 @@ def game_class(name: str) -> type[Game]:
 def load(name: str, **options: Any) -> Game:
     """A ruleset with its options (ValueError naming any unknown ruleset or option)."""
     return game_class(name)(**options)
+
+
+def solver_rulesets() -> list[str]:
+    """The registered rulesets with a double-dummy solver (``Game.solver``)."""
+    return [name for name in rulesets() if _GAMES[name].solver is not None]
+
+
+def require_solver(game, asked_by: str = "--perfect-play") -> None:
+    """UserError unless ``game`` has a double-dummy solver; ``asked_by`` names what needs it."""
+    if game.solver is None:
+        raise UserError(f"{asked_by}: {game.name} has no double-dummy solver to play it "
+                        f"perfectly; rulesets with one: {', '.join(solver_rulesets())}")

@@ -35,9 +35,9 @@ import numpy as np
 import polars as pl
 
 from simcards.stats import wilson
-from simcards.errors import UserError
+from simcards.errors import UserError, check_count
 from simcards.games import load
-from simcards.games.protocol import Game, check_count
+from simcards.games.protocol import Game
 from simcards.rating import START_RATING, Ratings, elo_deltas_batch
 from simcards.stats import Z95
 

@@ -30,147 +30,14 @@ from typing import Any, Callable
 import numpy as np
 import polars as pl
 
-from simcards.stats import Z95
-from simcards.games.botspec import bot_problems
-from simcards.config import (
-    ConfigError,
-    _int_problem,
-    _name_and_ruleset,
-    _output,
-    _read_toml,
-    _rules_problems,
-    _unknown_keys,
-    _workers,
-)
+from simcards.config import ParamRange, TuneConfig, load_tune_config, tunable_params
 from simcards.errors import UserError
-from simcards.games import game_class, load, rulesets
-from simcards.tune.search import ParamRange, SearchResult, search
+from simcards.games import game_class, load
+from simcards.stats import Z95, seating_gain
+from simcards.tune.search import SearchResult, search
 
-TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
-             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
-
-
-@dataclass(frozen=True)
-class TuneConfig:
-    name: str
-    ruleset: str
-    units: int
-    seed: int
-    objective: str
-    baseline: dict  # {"kind": ..., "params": {...}}
-    ranges: tuple[ParamRange, ...]
-    rules: dict = field(default_factory=dict)
-    grid: int = 9
-    verify: int = 0  # units of the verification match (default: 2 x units)
-    verify_seed: int = 0
-    workers: int = 1
-    chunk_size: int = 500
-    output: str = "reports"
-
-    def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
-        """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
-        tuned = {**self.baseline, "params": {**self.baseline.get("params", {}), **params}}
-        base = {**self.baseline, "params": dict(self.baseline.get("params", {}))}
-        return [tuned if seat in tuned_seats else base for seat in range(n_seats)]
-
-
-def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
-    """A `simcards tune` config::
-
-        name = "tune-kraken-contra"
-        ruleset = "kraken-contra"
-        matches = 3000                # units per candidate (`deals` for deal rulesets)
-        seed = 1
-        objective = "auto"            # "auto": the game's first objective (simcards rulesets NAME)
-        grid = 9                      # values per coarse grid
-        verify = 6000                 # units of the fresh-seed verification match
-        [baseline]                    # the bot the tuned one starts from and plays against
-        kind = "heuristic"
-        [tune]                        # parameter = [low, high] or [low, high, resolution]
-        kraak_threshold = [50, 110]
-        rekraak_threshold = [60, 130]
-    """
-    path = Path(path)
-    source = str(path)
-    data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
-    problems: list = []
-    _unknown_keys(data, TUNE_KEYS, problems)
-    game = _name_and_ruleset(data, problems)
-    name, ruleset = data.get("name"), data.get("ruleset")
-    if game is not None and not game.objectives:
-        tunable = [r for r in rulesets() if game_class(r).objectives]
-        problems.append(("ruleset", ruleset, "a ruleset with a tuning objective: " + ", ".join(tunable)))
-        game = None
-    unit_key = "matches" if game is not None and game.unit == "match" else "deals"
-    units = data.get(unit_key)
-    _int_problem(unit_key, units, 2, problems)
-    _int_problem("seed", data.get("seed", 0), 0, problems)
-    _int_problem("grid", data.get("grid", 9), 3, problems)
-    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
-    verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
-    _int_problem("verify", verify, 2, problems)
-    workers = _workers(data, problems)
-    objective = data.get("objective", "auto")
-    if game is not None:
-        allowed = tuple(game.objectives)
-        if objective == "auto":
-            objective = allowed[0]
-        elif objective not in allowed:
-            problems.append(("objective", objective, "one of 'auto', " + ", ".join(repr(a) for a in allowed)))
-    rules = _rules_problems(data, game, problems)
-    baseline = data.get("baseline", {"kind": "heuristic"})
-    if isinstance(baseline, str):
-        baseline = {"kind": baseline}
-    if game is not None:
-        problems.extend(bot_problems(baseline, game.bots, game.n_seats, where="baseline", game=game))
-    ranges = []
-    tune = data.get("tune")
-    tunable = _tunable(game, baseline) if game is not None and isinstance(baseline, dict) else {}
-    if not isinstance(tune, dict) or not tune:
-        problems.append(("tune", tune, "a table of parameter = [low, high] (or [low, high, resolution])"))
-    elif game is not None:
-        for pname, spec in tune.items():
-            key = f"tune.{pname}"
-            if pname not in tunable:
-                problems.append((key, spec, "a numeric parameter of the baseline bot: "
-                                 + (", ".join(tunable) or "it has none")))
-            elif (not isinstance(spec, list) or len(spec) not in (2, 3)
-                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
-                  or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
-                problems.append((key, spec, "[low, high] or [low, high, resolution] with low < high"))
-            else:
-                ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
-                                         float(spec[2]) if len(spec) == 3 else 1.0))
-    output = _output(data, "reports", problems)
-    if problems:
-        raise ConfigError(source, problems)
-    seed = data.get("seed", 0)
-    return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
-                      baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
-                      grid=data.get("grid", 9), verify=verify,
-                      verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
-                      chunk_size=data.get("chunk_size", 500), output=output)
-
-
-def _tunable(game, baseline: dict) -> dict[str, float]:
-    """The baseline bot's numeric parameters and their defaults (a user bot's own, or the
-    game's bot parameters)."""
-    from simcards.games.userbots import is_user_spec, user_param_defaults
-
-    if is_user_spec(baseline) and game.user_bots is not None:
-        try:
-            return user_param_defaults(baseline, game.bots)
-        except UserError:
-            return {}  # the baseline's own problem is reported
-    return dict(zip(game.bots.param_names, game.bots.defaults()))
-
-
-def seating_gain(values: np.ndarray, tuned_seats: tuple[int, ...]) -> np.ndarray:
-    """Per-unit gain of the tuned seats: their mean value minus the other seats' mean."""
-    tuned = np.zeros(values.shape[1], dtype=bool)
-    tuned[list(tuned_seats)] = True
-    return values[:, tuned].mean(axis=1) - values[:, ~tuned].mean(axis=1)
-
+# what the tune config and the duplicate evaluation come from, importable from here as well
+__all__ = ["ParamRange", "TuneConfig", "load_tune_config", "seating_gain", "tune", "write_outputs"]
 
 def _duplicate_chunk(ruleset: str, rules_json: str, config: "TuneConfig", params: dict,
                      seed: int, start: int, n: int) -> np.ndarray:
@@ -284,7 +151,7 @@ def thresholds_toml(result: TuneResult) -> str:
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     game = load(config.ruleset, **config.rules)
-    defaults = _tunable(game, config.baseline)
+    defaults = tunable_params(game, config.baseline)
     base_params = {**defaults, **config.baseline.get("params", {})}
     start = {r.name: float(min(max(base_params[r.name], r.low), r.high)) for r in config.ranges}
     evaluate = DuplicateEvaluator(config, config.seed, config.units, log)

@@ -11,9 +11,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
-from simcards.games import game_class  # noqa: E402
+from simcards.games.registry import game_class, load  # noqa: E402
 from simcards.present import charts, fmt  # noqa: E402
 from simcards.present.render import Figure, Section, Table, write_report  # noqa: E402
+from simcards.report import settings_section  # noqa: E402
 
 
 def _gain_chart(profile: pl.DataFrame, name: str, chosen: float, baseline: float, unit: str,
@@ -63,9 +64,6 @@ def write_tune_report(result, out_dir: Path) -> dict[str, Path]:
         f"{len(result.search.candidates):,} candidates evaluated in {len(result.search.rounds):,} "
         f"search rounds, each on {c.units:,} {unit}es played twice".replace("deales", "deals"),
     ])
-    from simcards.games import load
-    from simcards.report import settings_section
-
     game = load(c.ruleset, **(c.rules or {}))
     settings = settings_section(game, c.baseline, bots_caption="The baseline bot")
     sections = [

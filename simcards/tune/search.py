@@ -20,23 +20,9 @@ from typing import Callable
 import numpy as np
 
 from simcards.stats import Z95
-from simcards.errors import UserError
+from simcards.config import ParamRange
 
 Evaluator = Callable[[dict[str, float]], np.ndarray]  # params -> per-unit gains (same units)
-
-
-@dataclass(frozen=True)
-class ParamRange:
-    name: str
-    low: float
-    high: float
-    resolution: float = 1.0  # stop refining below this step
-
-    def __post_init__(self):
-        if not self.low < self.high:
-            raise UserError(f"tune range of {self.name!r}: low {self.low} must be below high {self.high}")
-        if self.resolution <= 0:
-            raise UserError(f"tune resolution of {self.name!r} must be > 0")
 
 
 @dataclass

@@ -86,7 +86,7 @@ class Memory:
 try:
     from numba import njit
 
-    from simcards.games._state import S_HAND, S_TO_MOVE, S_TRICK_NO
+    from simcards.engine.state import S_HAND, S_TO_MOVE, S_TRICK_NO
 
     @njit
     def illegal_later(kind, legal, st, T, params, rng):

@@ -3,7 +3,7 @@ Augen, the marriage's clarifying trick, special-point events, parties revealed),
 with their deadlines, and the settlement (the kernel twin of scoring.settle).
 
 A deal in progress is one int64 array: the shared header and contract record of
-simcards/games/_state.py (``S_CONTRACT`` the card order, ``S_DECLARER`` the soloist or the
+simcards/engine/state.py (``S_CONTRACT`` the card order, ``S_DECLARER`` the soloist or the
 marriage holder, ``S_PARTY`` the mask of the Re seats, known to the kernel from the start but
 hidden from the bots), then the Doppelkopf slots below. The batch loop (_play.py) and the
 interactive `DoppelkopfState` (game.py) both advance it with `apply_card` and `make_call`.
@@ -17,7 +17,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import popcount
-from simcards.games._state import (  # noqa: F401  re-exported for the bots and the play loop
+from simcards.engine.state import (  # noqa: F401  re-exported for the bots and the play loop
     S_CONTRACT,
     S_DEALER,
     S_DECLARER,
@@ -37,7 +37,7 @@ from simcards.games._state import (  # noqa: F401  re-exported for the bots and 
     lay_card,
     start_play,
 )
-from simcards.games._trick import TRUMP, beats, eff_suit, suit_mask
+from simcards.engine.trick import TRUMP, beats, eff_suit, suit_mask
 from simcards.games.doppelkopf.rules import (
     FOX_MASK,
     G_FIRST_SOLO,

@@ -56,7 +56,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import TRUMP, suit_mask
+from simcards.engine.trick import TRUMP, suit_mask
 from simcards.games.botspec import HEURISTIC, STANDARD_KINDS
 from simcards.games.doppelkopf._kernels import (
     KONTRA,
@@ -336,8 +336,9 @@ def _lead(st, seat, legal, unseen, team, p, T, contract):
 
 
 @kernel
-def heuristic_card(legal, st, T, p):
-    seat = st[S_TO_MOVE] & 3
+def heuristic_card(seat, legal, st, T, p):
+    """The heuristic's card for ``seat`` (the seat to move) from ``legal``."""
+    seat &= 3
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
     contract = st[S_CONTRACT]
@@ -397,7 +398,7 @@ def heuristic_card(legal, st, T, p):
 @hot
 def choose_card(kind, legal, st, T, p, rng):
     if kind == HEURISTIC:
-        return heuristic_card(legal, st, T, p)
+        return heuristic_card(st[S_TO_MOVE], legal, st, T, p)
     return _random_card(legal, rng)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import simcards
+from simcards.games.registry import load
 from simcards.games.doppelkopf import bots as B
 from simcards.games.doppelkopf.rules import FOX_MASK, G_FIRST_SOLO, NORMAL
 
@@ -29,7 +29,7 @@ def _fit(features: list, target: list) -> tuple[np.ndarray, float]:
 
 def fit_hand_weights(n: int = 60_000, seed: int = 3) -> tuple[np.ndarray, float]:
     """(w_base, w_trump, w_top, w_ace, w_void, w_fox), R^2."""
-    game = simcards.load("doppelkopf")
+    game = load("doppelkopf")
     deals = game.simulate(n, seed=seed, bots={"kind": "heuristic",
                                               "params": {**QUIET, "solo_threshold": 999.0}})
     features, target = [], []
@@ -45,7 +45,7 @@ def fit_hand_weights(n: int = 60_000, seed: int = 3) -> tuple[np.ndarray, float]
 
 def fit_solo_weights(n: int = 40_000, seed: int = 4) -> tuple[np.ndarray, float]:
     """(ws_base, ws_trump, ws_top, ws_ace, ws_void), R^2."""
-    game = simcards.load("doppelkopf")
+    game = load("doppelkopf")
     deals = game.simulate(n, seed=seed, bots={"kind": "heuristic",
                                               "params": {**QUIET, "solo_threshold": -999.0}})
     features, target = [], []
@@ -64,7 +64,7 @@ def fit_solo_offsets(n: int = 20_000, seed: int = 4, top: float = 0.97) -> dict[
     forehand made to play that solo."""
     from simcards.games.doppelkopf.rules import FLESHLESS, JACK, QUEEN
 
-    game = simcards.load("doppelkopf")
+    game = load("doppelkopf")
     defaults = dict(zip(game.bots.param_names, game.bots.defaults()))
     out = {}
     for name, contract in (("ws_queen", QUEEN), ("ws_jack", JACK), ("ws_fleshless", FLESHLESS)):

@@ -15,6 +15,7 @@ import polars as pl
 from simcards.cards import DECK48
 from simcards.errors import UserError
 from simcards.games.botspec import BotFamily
+from simcards.games.columns import to_frame
 from simcards.games.doppelkopf import _kernels as K
 from simcards.games.doppelkopf import _play
 from simcards.games.doppelkopf import bots as dbots
@@ -53,6 +54,8 @@ def _seat_scores(frames: dict) -> np.ndarray:
 
 class Doppelkopf(Game):
     name = "doppelkopf"
+    summary_note = ("Figures marked 'depends on the bots' measure these bots playing Doppelkopf, "
+                    "not the game itself; the club-queen figure is the odds of the cards dealt.")
     summary = ("Doppelkopf, DDV tournament rules: 48 cards, hidden Re/Kontra parties, "
                "marriages, solos, announcements and the DDV settlement")
     deck = DECK48
@@ -77,6 +80,9 @@ class Doppelkopf(Game):
         self.tables = build_tables(self.options)
 
     # ------------------------------------------------------------ batch
+
+    def _simulate_frames(self, seed, start, n, kinds, params):
+        return {"deals": to_frame(self.deal_columns, self._simulate_matrix(seed, start, n, kinds, params))}
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         out = self._row_buffer(_play.N_COLUMNS, n)

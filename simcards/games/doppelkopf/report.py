@@ -10,7 +10,6 @@ import polars as pl
 from simcards.games.doppelkopf import stats
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 
@@ -112,8 +111,4 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
 
 def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
-    summary = Section("Summary", "Figures marked 'depends on the bots' measure these bots playing "
-                      "Doppelkopf, not the game itself; the club-queen figure is the odds of the "
-                      "cards dealt.",
-                      headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals}))
-    return [summary, *sections(stats.all_tables(deals), out_dir)]
+    return sections(stats.all_tables(deals), out_dir)

@@ -30,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.cards import DECK48
-from simcards.games._trick import TRUMP
+from simcards.engine.trick import TRUMP
 from simcards.games.options import Option
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 
 RULES_VERSION = 1
 N_CARDS, N_TRICKS, HAND_SIZE = 48, 12, 12

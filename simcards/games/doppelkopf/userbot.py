@@ -1,4 +1,4 @@
-"""User bots in Doppelkopf (simcards/games/userbots.py): the decisions, the batch loop rebuilt
+"""User bots in Doppelkopf (simcards/games/userbots/): the decisions, the batch loop rebuilt
 around them, and the views.
 
 Decisions:
@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from simcards.cards import DECK48
-from simcards.games import _state as S
+from simcards.engine import state as S
 from simcards.games.botspec import HEURISTIC
 from simcards.games.doppelkopf import _kernels as K
 from simcards.games.doppelkopf import _play as P
@@ -126,7 +126,7 @@ def user_turn(st, kind, p):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.doppelkopf.userbot:copy_heuristic"``)."""
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S.S_TO_MOVE], legal, st, T, params)
 
 
 # ------------------------------------------------------------------ loop hooks (Python tables)

@@ -2,7 +2,7 @@
 moon, passing and placings.
 
 A deal in progress is one int64 array: the shared header and contract record of
-simcards/games/_state.py, then the Hearts slots below (from ``S_GAME``). The batch loop
+simcards/engine/state.py, then the Hearts slots below (from ``S_GAME``). The batch loop
 (_play.py) and the interactive `HeartsState` (game.py) both advance it with `apply_card`, so
 there is one implementation of the rules. Bots read only the public slots and their own hand.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import hot, kernel
-from simcards.games._state import (  # noqa: F401  re-exported for the Hearts bots
+from simcards.engine.state import (  # noqa: F401  re-exported for the Hearts bots
     S_GAME,
     S_HAND,
     S_LEADER,
@@ -28,7 +28,7 @@ from simcards.games._state import (  # noqa: F401  re-exported for the Hearts bo
     next_seat,
     start_play,
 )
-from simcards.games._trick import beats, eff_suit, suit_mask
+from simcards.engine.trick import beats, eff_suit, suit_mask
 from simcards.games.hearts.rules import (
     CONTRACT,
     MOON_CHOOSE,
@@ -55,7 +55,7 @@ from simcards.games.hearts.rules import (
     T_RULES,
 )
 
-# ---- deal state: the shared header and contract record (simcards/games/_state.py; re-exported
+# ---- deal state: the shared header and contract record (simcards/engine/state.py; re-exported
 # here, where `TrickState` and the bots look them up), then Hearts' own slots from S_GAME on
 S_POINTS = S_GAME  # 4 slots: points taken per seat this deal
 S_TRICKS = S_POINTS + 4  # 4 slots: tricks taken per seat

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcards._jit import driver, kernel
 from simcards.games.hearts.bots import choose_card, choose_passes, wants_moon
-from simcards.games._rows import ensure_columns
+from simcards.engine.rows import ensure_columns
 from simcards.games.columns import RowLayout
 from simcards.games.hearts._kernels import (
     PHASE_OUTBOUND,
@@ -121,7 +121,7 @@ def play_out(st, T, bot_kind, bot_params, rng, trace):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``.
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
-    kernels as arguments would disable Numba's cache (README, "Adding a ruleset")."""
+    kernels as arguments would disable Numba's cache (docs/architecture.md, "Adding a ruleset")."""
     k = 0
     while True:
         seat = st[S_TO_MOVE] & 3  # masked: no negative-index fix-up for the row view

@@ -47,7 +47,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import highest_bit_index, lowest_bit_index, nth_bit_index, popcount
-from simcards.games._trick import suit_mask
+from simcards.engine.trick import suit_mask
 from simcards.games.hearts._kernels import (
     PHASE_RETURN,
     S_HAND,

@@ -12,7 +12,9 @@ from simcards.games.botspec import BotFamily
 from simcards.cards import DECK32, DECK52
 from simcards.errors import UserError
 from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
-from simcards.games.protocol import BenchEntry, Game, Objective, check_count
+from simcards.games.protocol import BenchEntry, Game, Objective
+from simcards.errors import check_count
+from simcards.games.seating import with_bots
 from simcards.games.hearts import _kernels as K
 from simcards.games.hearts import _play
 from simcards.games.hearts.columns import (
@@ -53,6 +55,9 @@ HEARTS_OBJECTIVES = {
 
 
 class HeartsGame(Game):
+    summary_note = ("Every figure here depends on the bots as much as on the rules: how often a "
+                    "moon is tried and made, who takes the Q of spades and how long a game lasts "
+                    "are these bots' figures, not properties of the game.")
     """Shared by both rulesets; a run's unit is a whole game (``unit = "match"``)."""
 
     n_seats = 4
@@ -192,7 +197,7 @@ class HeartsGame(Game):
     def replay_match(self, seed: int, match_index: int, bots: Any = "heuristic") -> dict:
         """Every deal of game ``match_index`` of a run (as `replay`), and its final placings."""
         seed, match_index = check_count("seed", seed), check_count("match_index", match_index)
-        frames, _ = self.with_bots(bots, lambda kinds, params: self._simulate_traced(
+        frames, _ = with_bots(self, bots, lambda kinds, params: self._simulate_traced(
             seed, match_index, 1, kinds, params))
         deals = [self.replay(seed, index, bots) for index in frames["deals"]["deal_index"]]
         game = frames["matches"].row(0, named=True)

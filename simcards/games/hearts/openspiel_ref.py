@@ -82,11 +82,11 @@ def cross_check(n_games: int, seed: int = 0, steps: list | None = None, **option
     OpenSpiel's hearts side by side, card by card: returns every disagreement (legal moves at
     any step, or the points at the end) as text; an empty list means full agreement. With
     ``passing`` the pass direction cycles with the game number and passes are random."""
-    import simcards
     from simcards.games.hearts import _kernels as K
+    from simcards.games.registry import load
 
     options = {"moon": "others", **options}
-    ours = simcards.load("hearts", **options)
+    ours = load("hearts", **options)
     game = load_openspiel_hearts(**options)
     rng = random.Random(seed)
     problems: list[str] = []

@@ -11,7 +11,6 @@ import polars as pl
 from simcards.games.hearts import stats as stats
 from simcards.present import charts, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
 
 Z95 = 1.959963984540054
 
@@ -189,9 +188,4 @@ def build(game, run, out_dir: Path) -> list[Section]:
         matches = None
     labels = seat_bot_labels(run.manifest["config"]["bots"])
     tables = all_tables(deals, matches, labels)
-    summary = Section("Summary", "Every figure here depends on the bots as much as on the rules: "
-                      "how often a moon is tried and made, who takes the Q of spades and how long "
-                      "a game lasts are these bots' figures, not properties of the game.",
-                      headlines=summary_lines(game.headline_rates(deals, matches),
-                                              {"deals": deals, "matches": matches}))
-    return [summary, *sections(tables, out_dir, dutch=game.dutch, seat_bots=labels)]
+    return [*sections(tables, out_dir, dutch=game.dutch, seat_bots=labels)]

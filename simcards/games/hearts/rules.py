@@ -1,7 +1,7 @@
 """Hartenjagen (Dutch, docs/rules.md, hartenjagen) and Hearts (American, section 5).
 
 One set of kernels plays both: the rule slots below switch the Dutch and American behaviour,
-and the trick tables are plain no-trump tables (simcards/games/_trick.py, NO_TRUMP).
+and the trick tables are plain no-trump tables (simcards/engine/trick.py, NO_TRUMP).
 
 Design decisions, where the sources are silent:
 - A run's unit is a whole game (``unit = "match"``). Game ``m`` deals its deals as global deal
@@ -39,9 +39,9 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.cards import DECK32, DECK52
-from simcards.games._trick import NO_TRUMP, suit_tables
+from simcards.engine.trick import NO_TRUMP, suit_tables
 from simcards.games.options import Option
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 from simcards.rng import MAX_DEALS_PER_MATCH
 
 RULES_VERSION = 1

@@ -1,4 +1,4 @@
-"""User bots in Hartenjagen and Hearts (simcards/games/userbots.py).
+"""User bots in Hartenjagen and Hearts (simcards/games/userbots/).
 
 Decisions: ``play``; ``pass_cards`` (a list of the three cards to pass, in deals with passing).
 A Python bot never sets out to shoot the moon in the heuristic's sense (that plan is the

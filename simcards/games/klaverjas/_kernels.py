@@ -1,6 +1,6 @@
 """Klaverjassen rules as Numba kernels: legal moves, applying a card, roem, pit, nat, score.
 
-A deal in progress is one int64 array in the shared layout (simcards/games/_state.py) with the
+A deal in progress is one int64 array in the shared layout (simcards/engine/state.py) with the
 game's own slots from S_GAME on. The batch loop (_play.py) and the interactive `State`
 (game.py) both advance it with `apply_card`, so there is one implementation of the rules. Bots
 read only the public slots and their own hand.
@@ -8,7 +8,7 @@ read only the public slots and their own hand.
 The contract index of the trick tables is the trump suit, and a card id is suit * 8 + rank, so
 the per-card kernels find effective suits and who beats whom by arithmetic (`trick_suit`,
 `card_beats`, `cards_beating`): that fast path equals the shared table kernels of
-simcards/games/_trick.py (`eff_suit`, `beats`, `beating_mask`), which a property test checks
+simcards/engine/trick.py (`eff_suit`, `beats`, `beating_mask`), which a property test checks
 card by card (tests/test_klaverjas_properties.py).
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index
-from simcards.games._state import (  # re-exported: the header every game shares
+from simcards.engine.state import (  # re-exported: the header every game shares
     S_CONTRACT,
     S_DEALER,
     S_DECLARER,
@@ -37,7 +37,7 @@ from simcards.games._state import (  # re-exported: the header every game shares
     lay_card,
     start_play,
 )
-from simcards.games._trick import TRUMP, eff_suit
+from simcards.engine.trick import TRUMP, eff_suit
 from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
     PLAIN_HIGHER,
@@ -58,7 +58,7 @@ from simcards.games.klaverjas.rules import (
     TOTAL_CARD_POINTS,
 )
 
-# ---- deal state: the shared header (simcards/games/_state.py), then Klaverjassen's own slots
+# ---- deal state: the shared header (simcards/engine/state.py), then Klaverjassen's own slots
 S_TRUMP = S_CONTRACT  # the contract is the trump suit
 S_POINTS = S_GAME  # 2 slots: card points per team (last-trick bonus included)
 S_ROEM = S_GAME + 2  # 2 slots: table roem per team (pit bonus included at the end)
@@ -121,7 +121,7 @@ def suit_cards(suit):
 
 @hot
 def card_beats(card, best, trump, T):
-    """`_trick.beats` for Klaverjassen: does ``card``, played after ``best``, take the trick?
+    """`simcards.engine.trick.beats` for Klaverjassen: does ``card``, played after ``best``, take the trick?
     Both powers are read and the cases combined with & and |, so it compiles without a branch:
     in random play the outcome is a coin flip, and a mispredicted branch per card cost 8% of
     the deal rate."""
@@ -235,7 +235,7 @@ def shown_not_held(st, T, seat, card):
     (an undertrump, or a seat that must trump and cannot overtrump, holds no higher trump).
 
     Legality of {card, c} depends on c only through its suit and whether it beats the trick's
-    winning card, so one c of each such group is asked (tests/test_pimc.py checks every c)."""
+    winning card, so one c of each such group is asked (tests/test_klaverjas_pimc.py checks every c)."""
     trump = st[S_TRUMP] & 3
     best = st[S_TRICK + (st[S_WIN_POS] & 3)] & 31
     hand = st[S_HAND + seat]

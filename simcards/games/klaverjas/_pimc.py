@@ -10,7 +10,7 @@ holds, and every card a seat has shown it cannot hold (``S_NOT_HELD``, kept by `
 through `shown_not_held`: the voids, and "no trump above X" after an undertrump or a failure
 to overtrump, as the ruleset's own legal moves imply). Among the deals that respect all of it,
 each is equally likely: `prepare_sampler` counts the completions once per decision and
-`draw_hands` deals card by card with the exact odds (both on simcards/games/_sampler.py,
+`draw_hands` deals card by card with the exact odds (both on simcards/engine/sampler.py,
 which Skat's pimc shares). What the contract tells is used by
 rejection: a draw whose dealt hands would not have led heuristic bots (the bot's own evaluator
 weights and threshold) to the deal's trump and declarer is drawn again, up to
@@ -31,9 +31,8 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
-from simcards.games.klaverjas import bots as kbots  # (bots.py imports this module: kernels
-# reach its evaluator at compile time, when both are loaded)
+from simcards.engine.state import S_DEALER, S_DECLARER, S_HAND, S_PARTY, S_PLAYED
+from simcards.games.klaverjas import heuristic
 from simcards.games.klaverjas._kernels import S_NOT_HELD, S_PLAYED_BY, S_TRUMP, STATE_SIZE
 from simcards.games.klaverjas.rules import R_TRUMP_SELECTION, SEL_FORCED, SEL_FREE, T_RULES
 from simcards.games.klaverjas._solve_kernels import (
@@ -45,7 +44,7 @@ from simcards.games.klaverjas._solve_kernels import (
     F_WIDTH,
     MAX_DEPTH,
 )
-from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the counts)
+from simcards.engine.sampler import (  # noqa: F401 (SM_WAYS: the tests read the counts)
     SM_CARDS,
     SM_WAYS,
     SM_WHO,
@@ -59,7 +58,7 @@ from simcards.games._sampler import (  # noqa: F401 (SM_WAYS: the tests read the
 PIMC_TT_BITS = 15
 FULL32 = np.int64(0xFFFFFFFF)
 
-# ---- the sampler (`prepare_sampler`; the shared counts and draws of simcards/games/_sampler.py):
+# ---- the sampler (`prepare_sampler`; the shared counts and draws of simcards/engine/sampler.py):
 # the receivers are the three other seats, receiver i the i-th seat after the bot's
 ROOM = 9  # 0..8 cards still to deal to a seat
 SAMPLER_SIZE = sampler_size(ROOM)
@@ -129,7 +128,7 @@ WORK_SIZE = W_GAME + GAME_SCRATCH
 W_RNG = 0  # the seat's own stream lives in a one-slot uint64 array of the caller
 
 
-PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
+PIMC_KIND = 2  # the kind id of bots.py (PIMC)
 
 
 @kernel
@@ -164,23 +163,23 @@ def contract_agrees(st, dealt, T, params):
     trump = st[S_TRUMP] & 3
     declarer = st[S_DECLARER] & 3
     forehand = (st[S_DEALER] + 1) & 3
-    suit, est = kbots.best_trump(dealt[declarer], T, params)
+    suit, est = heuristic.best_trump(dealt[declarer], T, params)
     if suit != trump:
         return False
     if selection == SEL_FORCED:
         return True
-    threshold = params[kbots.P_DECLARE]
+    threshold = params[heuristic.P_DECLARE]
     if est >= threshold:  # the declarer took the game: every seat before it passed
         other = forehand
         while other != declarer:
-            if kbots.best_trump(dealt[other], T, params)[1] >= threshold:
+            if heuristic.best_trump(dealt[other], T, params)[1] >= threshold:
                 return False
             other = (other + 1) & 3
         return True
     if declarer != forehand:  # only forehand plays without taking the game: when all pass
         return False
     for k in range(1, 4):
-        if kbots.best_trump(dealt[(forehand + k) & 3], T, params)[1] >= threshold:
+        if heuristic.best_trump(dealt[(forehand + k) & 3], T, params)[1] >= threshold:
             return False
     return True
 
@@ -257,8 +256,8 @@ def pimc_card(seat, legal, st, T, params, rng, work):
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
     own = pimc_begin(seat, st, T, rng, work)
-    tries = np.int64(params[kbots.P_CONTRACT_TRIES])
-    for _ in range(max(1, np.int64(params[kbots.P_SAMPLES]))):
+    tries = np.int64(params[heuristic.P_CONTRACT_TRIES])
+    for _ in range(max(1, np.int64(params[heuristic.P_SAMPLES]))):
         pimc_draw(seat, st, T, params, tries, rng, work)
         pimc_solve(seat, legal, st, T, work)
     return pimc_best(legal, rng, own, work)

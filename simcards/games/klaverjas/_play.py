@@ -87,10 +87,10 @@ def choose_contract(hands, dealer, T, bot_kind, bot_params, rng):
 @kernel
 def play_out(st, T, bot_kind, bot_params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace`` (``work``:
-    the pimc bot's scratch, `_pimc.work_size`).
+    the pimc bot's scratch, `_pimc.pimc_work_size`).
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
-    kernels as arguments would disable Numba's cache (README, "Adding a ruleset")."""
+    kernels as arguments would disable Numba's cache (docs/architecture.md, "Adding a ruleset")."""
     if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows (_kernels.py)
         st[S_SHOWS] = 1
     k = 0

@@ -1,6 +1,6 @@
 """The double-dummy search of Klaverjassen and Kraken: alpha-beta on the declaring party's margin.
 
-The search plays on the deal state itself (simcards/games/_state.py): at every node it writes
+The search plays on the deal state itself (simcards/engine/state.py): at every node it writes
 the few header slots `legal_mask` reads (seat to move, cards in the trick, the led card, the
 winning card and its position) and asks the ruleset's own legal-move kernel, so the solver
 can never disagree with the simulator about what is legal. A card's effect on the trick is
@@ -59,7 +59,7 @@ Techniques:
 
 The search never names a seat's partner: parties come from ``S_PARTY`` and the seat after the
 fourth card from ``leader + winning position``. A three-seat game (Skat) reuses the scheme with
-its own legal-move and trick kernels (see the note in solve.py).
+its own legal-move and trick kernels (see the note in solver.py).
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import driver, hot, kernel
-from simcards.cards import _count_leading_zeros, _count_trailing_zeros
-from simcards.games._state import (
+from simcards.cards import count_leading_zeros, count_trailing_zeros
+from simcards.engine.state import (
     S_HAND,
     S_N_PLAYED,
     S_PARTY,
@@ -90,6 +90,7 @@ from simcards.games.klaverjas._kernels import (
     rule,
     trick_roem,
 )
+from simcards.engine.transposition import INF, TT_WIDTH, bucket, claim, find, record
 from simcards.games.klaverjas.rules import (
     LAST_TRICK_BONUS,
     PLAIN_POINTS,
@@ -109,7 +110,6 @@ from simcards.games.klaverjas.rules import (
     table_sequence_value,
 )
 
-INF = np.int64(1) << 40
 # trump ranks from the strongest down (J 9 A 10 K Q 8 7)
 TRUMP_ORDER = np.argsort(-TRUMP_POWER_BY_RANK).astype(np.int64)
 
@@ -121,13 +121,13 @@ TRUMP_ORDER = np.argsort(-TRUMP_POWER_BY_RANK).astype(np.int64)
 @hot
 def lowest_bit_index(x):
     """`simcards.cards.lowest_bit_index`, inlined."""
-    return _count_trailing_zeros(x) & 63
+    return count_trailing_zeros(x) & 63
 
 
 @hot
 def highest_bit_index(x):
     """`simcards.cards.highest_bit_index`, inlined."""
-    return (63 - _count_leading_zeros(x | 1)) & 63
+    return (63 - count_leading_zeros(x | 1)) & 63
 
 
 @hot
@@ -177,7 +177,6 @@ CTX_SIZE = X_POINT_VALUES + 65
 
 TT_BITS = 15  # 1.5 MB: 2% more nodes than 2^16 entries, fewer cache misses, no slower measured
 FIRST_STEP = 16  # the first step of the value search away from its guess
-TT_WIDTH = 6  # key (three words), lower bound, upper bound, best lead and the cards
 ALL_CARDS = np.int64(-1)
 
 
@@ -1074,8 +1073,8 @@ def _enter(st, T, ctx, tt, F, at, only):
             return True, _last_trick(st, T, ctx, leader, took, np.int64(0))
         if only == ALL_CARDS:  # the table first: most probes hit, and the bound costs more
             key, key2, key3 = _table_key(st, T, ctx, remaining, leader, took)
-            slot = _bucket(key, key2, key3, ctx[X_TT_BITS])
-            e = _find(tt, slot, key, key2, key3)
+            slot = bucket(key, key2, key3, ctx[X_TT_BITS])
+            e = find(tt, slot, key, key2, key3)
             if e >= 0:
                 lower = tt[e + 3]
                 upper = tt[e + 4]
@@ -1314,34 +1313,13 @@ def _mapped_card(trump, stored, remaining, card):
     return -1
 
 
-@hot
-def _bucket(key, key2, key3, bits):
-    """The table bucket of a key: two entries (a depth-preferred one, then an always-replace
-    one), so the big subtrees near the root are not pushed out by the many small ones."""
-    mixed = ((key ^ (key2 * np.int64(0x27D4EB2F165667C5)) ^ (key3 * np.int64(0x165667B19E3779F9)))
-             * np.int64(-7046029254386353131))
-    return (mixed >> (65 - bits)) & ((np.int64(1) << (bits - 1)) - 1)
-
-
-@hot
-def _find(tt, slot, key, key2, key3):
-    """Offset of the entry of (``key``, ``key2``, ``key3``) in bucket ``slot``, or -1."""
-    e = 2 * slot * TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
-        return e
-    e += TT_WIDTH
-    if tt[e] == key and tt[e + 1] == key2 and tt[e + 2] == key3:
-        return e
-    return -1
-
-
 @kernel
 def _store(trump, weight, tt, slot, key, key2, key3, remaining, value, alpha, beta, best_card):
     """Store ``value``, searched in the window (``alpha``, ``beta``), of the position of the
     cards ``remaining`` and this key in bucket ``slot``, with its best lead (-1: none). Takes
     the solve's trump and point weight, not the state and context: every array argument is
     seven words a call, and a store follows most boundary nodes (2% of a solve's time)."""
-    e = _find(tt, slot, key, key2, key3)
+    e = find(tt, slot, key, key2, key3)
     if e >= 0 and (tt[e + 5] >> 6) != remaining:
         # the entry holds a position of the same key but other cards: its bounds, widened by
         # the point shift, hold for this one too
@@ -1357,19 +1335,8 @@ def _store(trump, weight, tt, slot, key, key2, key3, remaining, value, alpha, be
         if ((tt[e] >> 36) == (key >> 36)
                 and popcount(tt[e + 5] >> 6) > popcount(remaining)):
             e += TT_WIDTH
-        tt[e] = key
-        tt[e + 1] = key2
-        tt[e + 2] = key3
-        tt[e + 3] = -INF
-        tt[e + 4] = INF
-    if value <= alpha:
-        tt[e + 4] = min(tt[e + 4], value)
-    elif value >= beta:
-        tt[e + 3] = max(tt[e + 3], value)
-    else:
-        tt[e + 3] = value
-        tt[e + 4] = value
-    tt[e + 5] = (best_card & 63) | (remaining << 6)  # best lead and the cards
+        claim(tt, e, key, key2, key3)
+    record(tt, e, value, alpha, beta, best_card, remaining)
 
 
 @hot

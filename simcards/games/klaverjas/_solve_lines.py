@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from simcards._jit import driver
 from simcards.cards import popcount
-from simcards.games._state import S_PARTY, S_TO_MOVE
+from simcards.engine.state import S_PARTY, S_TO_MOVE
 from simcards.games.klaverjas._kernels import apply_card, legal_mask
 from simcards.games.klaverjas._solve_kernels import (
     ALL_CARDS,

@@ -28,7 +28,7 @@ DEAL_COLUMNS = (
     *per_seat("roem_hand", pl.Int16, "total of seat {i}'s hand melds with the deal's trump (runs, four of a kind, stuk)"),
 )
 
-# added with the option double_dummy = true (simcards/games/klaverjas/solve.py)
+# added with the option double_dummy = true (simcards/games/klaverjas/solver.py)
 DOUBLE_DUMMY_COLUMNS = (
     Column("dd_margin", pl.Int16, "perfect play (all hands open) from the start of play: the declaring "
                                   "team's card points plus roem minus the opponents'"),

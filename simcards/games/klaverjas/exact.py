@@ -38,7 +38,7 @@ from simcards.games.klaverjas.rules import (
     hand_run_value,
     run_lengths,
 )
-from simcards.games.options import _norm
+from simcards.games.options import normalise_item
 
 N_HANDS = comb(32, 8)
 COMPONENTS = ("total", "runs", "four_kind", "stuk")
@@ -89,8 +89,8 @@ def _check_ranks(hand_four_kind_ranks) -> tuple[str, ...]:
     if isinstance(hand_four_kind_ranks, str) or not isinstance(hand_four_kind_ranks, (list, tuple)):
         raise UserError(f"hand_four_kind_ranks = {hand_four_kind_ranks!r} is not allowed; use a "
                          f"list of {', '.join(repr(r) for r in RANKS)}")
-    ranks = tuple(_norm(r) for r in hand_four_kind_ranks)
-    bad = [r for r in hand_four_kind_ranks if _norm(r) not in RANKS]
+    ranks = tuple(normalise_item(r) for r in hand_four_kind_ranks)
+    bad = [r for r in hand_four_kind_ranks if normalise_item(r) not in RANKS]
     if bad:
         raise UserError(f"hand_four_kind_ranks = {list(hand_four_kind_ranks)!r} is not allowed; "
                          f"use a list of {', '.join(repr(r) for r in RANKS)}")

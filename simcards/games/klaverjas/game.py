@@ -21,7 +21,8 @@ from simcards.games.protocol import (
 )
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
-from simcards.games.klaverjas.columns import DEAL_COLUMNS, DOUBLE_DUMMY_COLUMNS
+from simcards.games.klaverjas.columns import DEAL_COLUMNS
+from simcards.games.klaverjas.solver import SOLVER as KLAVERJAS_SOLVER
 from simcards.games.klaverjas.userbot import SUPPORT as KLAVERJAS_USER_BOTS
 from simcards.games.klaverjas.rules import (
     OPTIONS,
@@ -43,6 +44,8 @@ def _deal_scores(frames: dict) -> np.ndarray:
 
 
 class KlaverjasGame(Game):
+    summary_note = ("Figures marked 'depends on the bots' measure these bots playing this "
+                    "ruleset, not the game itself; the others are odds of the cards dealt.")
     deck = DECK32
     n_seats = 4
     option_specs = OPTIONS
@@ -56,42 +59,15 @@ class KlaverjasGame(Game):
     bench = (BenchEntry("random", 1_500_000), BenchEntry("heuristic", 300_000))
     amsterdam = False
     user_bots = KLAVERJAS_USER_BOTS
+    solver = KLAVERJAS_SOLVER
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options, self.amsterdam)
-        if self.options["double_dummy"]:
-            self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
 
     def _simulate_frames(self, seed, start, n, kinds, params):
-        if self.options["double_dummy"]:  # the solver follows each deal's cards
-            frames, traces = self._simulate_traced(seed, start, n, kinds, params)
-            return {"deals": self._with_perfect_play(frames["deals"], traces)}
         out = self._simulate_matrix(seed, start, n, kinds, params)
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
-
-    def perfect_play_judge(self, state):
-        """Values positions for ``simcards replay --perfect-play`` (solve.py)."""
-        from simcards.games.klaverjas.solve import LineJudge
-
-        return LineJudge(self)
-
-    def perfect_play_bench(self, quick: bool = False) -> dict:
-        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
-        from simcards.games.klaverjas.solve import bench
-
-        return bench(self, deals=40 if quick else 400, pimc_deals=5 if quick else 20)
-
-    def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
-        """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards
-        in play order."""
-        from simcards.games.klaverjas.solve import lost_columns, perfect_play_lines
-
-        margins, lost = perfect_play_lines(self, deals, traces)
-        nat = margins <= 0 if self.options["nat_on_tie"] else margins < 0
-        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
-                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
-                                  *lost_columns(deals, lost))
 
     def _simulate_matrix(self, seed, start, n, kinds, params):
         # one output buffer per game, grown as needed: a fresh 100k-deal matrix per chunk costs
@@ -190,13 +166,6 @@ class KlaverjasGame(Game):
             declarer = (dealer + 1) % 4
         declarer = check_seat("declarer", declarer)
         return KlaverjasState(self, masks, dealer, trump, declarer)
-
-    def comparison_game(self):
-        # the report's random-play and duplicate runs need no perfect-play columns: solving
-        # every one of their deals would take the report minutes
-        if not self.options["double_dummy"]:
-            return self
-        return type(self)(**{**self.options, "double_dummy": False})
 
     def headline_rates(self, deals, matches):
         from simcards.games.klaverjas import stats

@@ -11,7 +11,7 @@ from simcards.games.klaverjas import stats as stats
 from simcards.manifest import done_entries
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import replay_pointer, summary_lines
+from simcards.present.summary import replay_pointer
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 
@@ -125,10 +125,7 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
 
 def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
-    summary = Section("Summary", "Figures marked 'depends on the bots' measure these bots playing "
-                      "this ruleset, not the game itself; the others are odds of the cards dealt.",
-                      headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals}))
-    out = [summary, *sections(stats.all_tables(deals, run.options, game.exact_hand_meld_values),
+    out = [*sections(stats.all_tables(deals, run.options, game.exact_hand_meld_values),
                               out_dir)]
     perfect = perfect_play_section(game, run, deals, out_dir)
     return out + ([perfect] if perfect is not None else [])

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.cards import DECK32
-from simcards.games._trick import suit_tables
+from simcards.engine.trick import suit_tables
 from simcards.games.options import Option
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 
 RULES_VERSION = 1
 
@@ -73,7 +73,7 @@ OPTIONS = (
 R_AMSTERDAM, R_TABLE_ROEM, R_PIT_BONUS, R_DEFENDERS_PIT, R_NAT_ON_TIE, R_TRUMP_SELECTION = range(6)
 N_RULE_SLOTS = 6
 
-# Everything the kernels know about a rule set, one flat int64 array (simcards/games/tables.py).
+# Everything the kernels know about a rule set, one flat int64 array (simcards/engine/tables.py).
 # The contract index of the trick tables is the trump suit.
 LAYOUT = Layout(
     32,

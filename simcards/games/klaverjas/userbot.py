@@ -1,4 +1,4 @@
-"""User bots in Klaverjassen (simcards/games/userbots.py): the decisions, the batch loop rebuilt
+"""User bots in Klaverjassen (simcards/games/userbots/): the decisions, the batch loop rebuilt
 around them, and the views.
 
 Decisions: ``play``; ``choose_trump`` (forced selection: forehand names trump); ``declare``
@@ -20,7 +20,7 @@ from simcards.cards import DECK32, nth_bit_index, popcount
 from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import _play as P
 from simcards.games.klaverjas import bots as B
-from simcards.games._state import S_DECLARER, S_TO_MOVE
+from simcards.engine.state import S_DECLARER, S_TO_MOVE
 from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.rng import randint
 from simcards.games.klaverjas._kernels import S_POINTS, S_ROEM, S_TRICKS, S_TRUMP

@@ -11,7 +11,7 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index
-from simcards.games.klaverjas._kernels import (
+from simcards.games.klaverjas.family import (
     N_TRICKS,
     S_DECLARER,
     S_POINTS,

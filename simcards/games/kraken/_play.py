@@ -21,35 +21,34 @@ from simcards.cards import lowest_bit_index
 from simcards.games.klaverjas import bots as kbots
 from simcards.games.klaverjas.bots import choose_trump, evaluate_hand
 from simcards.games.kraken.bots import run_bidding
-from simcards.games._rows import ensure_columns
-from simcards.games.klaverjas._kernels import (
+from simcards.engine.rows import ensure_columns
+from simcards.games.klaverjas.family import (
+    GAME_SCRATCH,
     S_BIDDING,
     S_DECLARER,
     S_SHOWS,
     S_TO_MOVE,
     S_TRUMP,
     STATE_SIZE,
-    apply_card,
-    hand_melds,
-    legal_mask,
-    new_state,
-)
-from simcards.games.klaverjas._pimc import (
-    GAME_SCRATCH,
     W_CTX,
     W_DEALT,
     W_GAME,
     W_TT,
+    X_END,
+    apply_card,
     contract_agrees,
+    deal_cards,
     deal_sample,
+    hand_melds,
     keep_sample,
+    legal_mask,
+    new_state,
     pimc_begin,
     pimc_best,
     pimc_solve,
     pimc_work_size,
+    set_pit_bonus,
 )
-from simcards.games.klaverjas._play import deal_cards
-from simcards.games.klaverjas._solve_kernels import X_END, set_pit_bonus
 from simcards.games.kraken._kernels import (
     A_HAND,
     A_STUK,

@@ -118,7 +118,7 @@ SCOREBORD_MATCH_COLUMNS = _match_columns(SCOREBORD)
 DEAL_ROWS = RowLayout(CONTRA_DEAL_COLUMNS, SCOREBORD_DEAL_COLUMNS)
 MATCH_ROWS = RowLayout(CONTRA_MATCH_COLUMNS, SCOREBORD_MATCH_COLUMNS)
 
-# added with the option double_dummy = true (simcards/games/klaverjas/solve.py)
+# added with the option double_dummy = true (simcards/games/klaverjas/solver.py)
 DOUBLE_DUMMY_COLUMNS = (
     Column("dd_margin", pl.Int16, "perfect play (all hands open) from the start of play: the declaring "
                                   "team's card points plus all counted roem minus the opponents' (raw points)"),

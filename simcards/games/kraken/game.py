@@ -24,19 +24,19 @@ from simcards.games.protocol import (
     party_values_to_seats,
     team_placings,
 )
-from simcards.games.klaverjas import _kernels as KK
+from simcards.games.klaverjas import family as klaverjas_family
 from simcards.games.klaverjas.bots import evaluate_hand
 from simcards.games.klaverjas.game import KlaverjasState
 from simcards.games.klaverjas.rules import PARTNERSHIPS, TOTAL_CARD_POINTS
 from simcards.games.kraken import _kernels as K
 from simcards.games.kraken import _play
+from simcards.games.kraken.solver import SOLVER as KRAKEN_SOLVER
 from simcards.games.kraken.userbot import make_support
 from simcards.games.kraken.columns import (
     CONTRA_DEAL_COLUMNS,
     CONTRA_MATCH_COLUMNS,
     DEAL_ROWS,
     MATCH_ROWS,
-    DOUBLE_DUMMY_COLUMNS,
     SCOREBORD_DEAL_COLUMNS,
     SCOREBORD_MATCH_COLUMNS,
 )
@@ -81,23 +81,24 @@ SCOREBORD_OBJECTIVES = {
 
 
 class KrakenGame(Game):
+    summary_note = ("Bid rates, bid success and nat depend on the bots' thresholds and play "
+                    "(marked 'depends on the bots'); meld odds are odds of the cards.")
     deck = DECK32
     n_seats = 4
     rules_version = RULES_VERSION
     unit = "match"
     partnerships = PARTNERSHIPS
-    tricks_per_deal = KK.N_TRICKS
+    tricks_per_deal = klaverjas_family.N_TRICKS
     card_points_total = TOTAL_CARD_POINTS
     bench = (BenchEntry("random"), BenchEntry("heuristic", 300_000))
     user_bots = KRAKEN_USER_BOTS
+    solver = KRAKEN_SOLVER
     variant: int
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         check_options(self.name, self.options)
         self.tables = build_kraken_tables(self.options, self.variant)
-        if self.options["double_dummy"]:
-            self.deal_columns = type(self).deal_columns + DOUBLE_DUMMY_COLUMNS
 
     @property
     def bid_names(self) -> tuple[str, ...]:
@@ -120,49 +121,7 @@ class KrakenGame(Game):
         return frames, traces.T
 
     def _simulate_frames(self, seed, start, n, kinds, params) -> dict[str, pl.DataFrame]:
-        double_dummy = bool(self.options["double_dummy"])  # the solver follows each deal's cards
-        frames, traces = self._simulate_matches(seed, start, n, kinds, params, double_dummy)
-        if double_dummy:
-            frames["deals"] = self._with_perfect_play(frames["deals"], traces)
-        return frames
-
-    def perfect_play_judge(self, state):
-        """Values positions for ``simcards replay --perfect-play`` (klaverjas/solve.py: the
-        Klaverjassen solver, with Kraken's hand roem)."""
-        from simcards.games.klaverjas.solve import LineJudge
-
-        return LineJudge(self)
-
-    def perfect_play_bench(self, quick: bool = False) -> dict:
-        """Solver and pimc figures for `simcards bench` (simcards/games/klaverjas/solve.py)."""
-        from simcards.games.klaverjas.solve import bench
-
-        return bench(self, deals=40 if quick else 400, pimc_deals=1 if quick else 2)
-
-    def _with_perfect_play(self, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
-        """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards in
-        play order. The nat decision of perfect play is on raw card points (with nat_points =
-        "multiplied" and a bid it can differ from the one the score uses)."""
-        from simcards.games.klaverjas.solve import lost_columns, perfect_play_lines
-
-        margins, lost = perfect_play_lines(self, deals, traces)
-        playing = deals["declarer"].to_numpy().astype(np.int64) & 1
-        if "burden_team" in deals.columns:
-            burden = deals["burden_team"].to_numpy().astype(np.int64)
-        else:  # the scoreboard: the playing team always carries it
-            burden = playing
-        burden_margin = np.where(burden == playing, margins, -margins)
-        tie_nat = bool(self.options["nat_on_tie"])
-        nat = burden_margin <= 0 if tie_nat else burden_margin < 0
-        kraak_wins = -margins > 0 if tie_nat else -margins >= 0
-        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
-                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
-                                  pl.Series("dd_kraak_wins", kraak_wins, dtype=pl.Boolean),
-                                  *lost_columns(deals, lost))
-
-    def perfect_play_end_bonuses(self, hands, trumps, declarers, out) -> None:
-        """`perfect_play_end_bonus` of many deals into ``out`` [deals, 4]."""
-        _play.hand_roem_end_bonuses(hands, trumps, declarers, self.tables, out)
+        return self._simulate_matches(seed, start, n, kinds, params, False)[0]
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         return self._simulate_matches(seed, start, n, kinds, params, True)
@@ -301,32 +260,6 @@ class KrakenGame(Game):
                 "top_meld": int(out[K.A_TOP_KEY]) // KEY_VALUE, "top_meld_four": bool(out[K.A_TOP_FOUR]),
                 "contested": bool(out[K.A_CONTESTED])}
 
-    def perfect_play_end_bonus(self, state) -> np.ndarray:
-        """The solver's end bonus (simcards/games/klaverjas/solve.py): the declaring team's margin
-        from hand roem and stuk, by which teams took a trick."""
-        end = np.zeros(4, dtype=np.int64)
-        _play.hand_roem_end_bonus(np.asarray(state.dealt, dtype=np.int64), state.trump,
-                                  state.declarer, self.tables, np.zeros(2, dtype=np.int64),
-                                  np.zeros(K.AWARD_SIZE, dtype=np.int64), end)
-        return end
-
-    def perfect_play_roem(self, state, finished_st) -> tuple[int, int]:
-        """Roem per team of a deal played to its end in ``finished_st``: table roem and pit
-        bonus, plus the hand roem and stuk awarded."""
-        out = np.zeros(K.AWARD_SIZE, dtype=np.int64)
-        tricks = np.array([finished_st[KK.S_TRICKS], finished_st[KK.S_TRICKS + 1]], dtype=np.int64)
-        K.award_hand_roem(np.asarray(state.dealt, dtype=np.int64), state.trump, tricks,
-                          self.tables, out)
-        return tuple(int(finished_st[KK.S_ROEM + t] + out[K.A_HAND + t] + out[K.A_STUK + t])
-                     for t in range(2))
-
-    def comparison_game(self):
-        # the report's random-play and duplicate runs need no perfect-play columns: solving
-        # every one of their deals would take the report minutes
-        if not self.options["double_dummy"]:
-            return self
-        return type(self)(**{**self.options, "double_dummy": False})
-
     def headline_rates(self, deals, matches):
         from simcards.games.kraken import stats
 
@@ -368,7 +301,7 @@ class KrakenState(KlaverjasState):
 
     def know_bidders(self, bidders) -> None:
         """Keep who made each bid (-1: nobody) in the state, for the pimc bot's samples."""
-        self._st[KK.S_BIDDING] = _play.pack_bidding(np.asarray(bidders, dtype=np.int64))
+        self._st[klaverjas_family.S_BIDDING] = _play.pack_bidding(np.asarray(bidders, dtype=np.int64))
 
     def __repr__(self) -> str:
         return (f"<{self.game.name} deal: trump {SUITS[self.trump]}, declarer {self.declarer}, "
@@ -392,7 +325,7 @@ class KrakenState(KlaverjasState):
             "pit": bool(res[K.SR_PIT]), "nat": bool(res[K.SR_NAT]),
             "bid_won": None if res[K.SR_BID_WON] < 0 else bool(res[K.SR_BID_WON]),
             "score": pair(K.SR_SCORE),
-            "roem_hand": [int(KK.hand_melds(h, self.trump, self.game.tables)) for h in self.dealt],
+            "roem_hand": [int(klaverjas_family.hand_melds(h, self.trump, self.game.tables)) for h in self.dealt],
         }
         if self.game.variant == CONTRA:
             out["crosses"] = pair(K.SR_CROSSES)

@@ -16,18 +16,14 @@ from simcards.games.kraken import stats as stats
 from simcards.dataset import DatasetError
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import summary_lines
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 MIN_N = 30
 
 
-def _thresholds(run) -> dict[str, list[float]]:
+def _thresholds(game, run) -> dict[str, list[float]]:
     """Each bid's thresholds over the seats of the run's bots ({} if they cannot be read)."""
     try:
-        from simcards.games import load
-
-        game = load(run.ruleset, **run.options)
         _, params = game.resolve_bots(run.manifest["config"]["bots"])
         names = game.bots.param_names
         return {bid: sorted({float(v) for v in params[:, names.index(f"{bid}_threshold")]})
@@ -232,12 +228,8 @@ def build(game, run, out_dir: Path) -> list[Section]:
     except DatasetError:  # a run cut short before any match part was written
         matches = None
     tables = stats.all_tables(deals, matches, run.options)
-    summary = Section("Summary", "Bid rates, bid success and nat depend on the bots' thresholds "
-                      "and play (marked 'depends on the bots'); meld odds are odds of the cards.",
-                      headlines=summary_lines(game.headline_rates(deals, matches),
-                                              {"deals": deals, "matches": matches}))
-    out = [summary, *sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
-                              thresholds=_thresholds(run), options=run.options)]
+    out = [*sections(tables, out_dir, contra=stats.bid_names(deals) == stats.CONTRA_BIDS,
+                              thresholds=_thresholds(game, run), options=run.options)]
     perfect = _perfect_play(game, run, deals, out_dir)
     return out + ([perfect] if perfect is not None else [])
 
@@ -256,7 +248,7 @@ def _perfect_play(game, run, deals, out_dir: Path):
                       title=f"A {kraak} would be won: under perfect play and with the bots",
                       xlabel=f"{kraak} decider's estimate (bin start)", ylabel="success rate (%)",
                       min_n=MIN_N, series="play")
-    thresholds = _thresholds(run).get(kraak, [])
+    thresholds = _thresholds(game, run).get(kraak, [])
     shown = ", ".join(f"{t:g}" for t in thresholds) or "unknown"
     extra = (f" For {kraak}: every defender's decision (bid or pass) by its estimate, and how "
              f"often a {kraak} would be won under perfect play and with the bots' play. Where "

@@ -21,7 +21,7 @@ import numpy as np
 from simcards._jit import kernel
 from simcards.cards import parse_suit
 from simcards.errors import UserError
-from simcards.games.klaverjas._kernels import is_nat
+from simcards.games.klaverjas.family import is_nat
 from simcards.games.klaverjas.rules import TOTAL_CARD_POINTS
 from simcards.games.kraken.rules import (
     CR_BID_MULTIPLIES,

@@ -1,4 +1,4 @@
-"""User bots in Kraken (simcards/games/userbots.py): Klaverjassen's decisions with forced trump,
+"""User bots in Kraken (simcards/games/userbots/): Klaverjassen's decisions with forced trump,
 plus the bids.
 
 Decisions: ``play``, ``choose_trump`` (forehand names trump), ``bid`` (True to make the bid the
@@ -18,10 +18,9 @@ import numpy as np
 from numba import njit
 
 from simcards.games.botspec import HEURISTIC
-from simcards.games.klaverjas import bots as B
 from simcards.games.klaverjas.userbot import KlaverjasSupport, play_loop, suggesting, user_trump
 from simcards.games.kraken import _play as P
-from simcards.games.kraken import bots as KB
+from simcards.games.kraken import bots as kraken_bots
 from simcards.games.kraken._kernels import SR_CROSSES, SR_SCORE
 from simcards.games.userbots import (
     DECISION_IDS,
@@ -47,7 +46,7 @@ def user_takes_bid(kind, level, est, params):
             if answer >= 0:
                 return answer == 1
         kind = HEURISTIC
-    return KB.takes_bid(kind, level, est, params)
+    return kraken_bots.takes_bid(kind, level, est, params)
 
 
 @njit(cache=True)
@@ -86,7 +85,7 @@ class KrakenSupport(KlaverjasSupport):
         self.bid_names = bid_names  # {variant: names}
 
     def build(self, links, build):
-        bidding = rebuild(KB.run_bidding, build, takes_bid=user_takes_bid)
+        bidding = rebuild(kraken_bots.run_bidding, build, takes_bid=user_takes_bid)
         if build.python:
             bidding = rebuild(_hooked_bidding, build, inner_bidding=bidding)
         contract = rebuild(P.contract, build, choose_trump=user_trump, run_bidding=bidding)

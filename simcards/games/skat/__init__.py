@@ -8,9 +8,8 @@ from simcards.games.registry import register
 from simcards.games.skat.game import SkatGame
 from simcards.games.skat.scoring import BID_LADDER, game_value, matadors, settle
 
-register(SkatGame)
+from simcards.games.skat.solver import solve
 
-# the double-dummy solver (the function, not its module: `from simcards.games.skat import solve`)
-from simcards.games.skat.solve import solve  # noqa: E402
+register(SkatGame)
 
 __all__ = ["BID_LADDER", "SkatGame", "game_value", "matadors", "settle", "solve"]

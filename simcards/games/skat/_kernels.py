@@ -2,7 +2,7 @@
 first trick), matadors, the highest value a declaration can reach, and settlement.
 
 A deal in play is one int64 array: the shared header and contract record of
-simcards/games/_state.py (the declaring party is the mask of the declarer alone), then the
+simcards/engine/state.py (the declaring party is the mask of the declarer alone), then the
 Skat slots below. The batch loop (_play.py) and the interactive `SkatState` (game.py) both
 advance it with `apply_card`. `settle_into` is the kernel twin of the public `scoring.settle`
 (tests/test_skat_scoring_kernels.py holds them equal).
@@ -14,7 +14,7 @@ import numpy as np
 
 from simcards._jit import hot, kernel
 from simcards.cards import lowest_bit_index
-from simcards.games._state import (
+from simcards.engine.state import (
     S_CONTRACT,
     S_DECLARER,
     S_GAME,
@@ -30,7 +30,7 @@ from simcards.games._state import (
     lay_card,
     start_play,
 )
-from simcards.games._trick import beats, eff_suit, follow_mask
+from simcards.engine.trick import beats, eff_suit, follow_mask
 from simcards.games.skat.rules import (
     N_SEATS,
     N_TRICKS,

@@ -7,7 +7,7 @@ the declarer's settled score under perfect play after that card, and plays the c
 mean score for its own side (the declarer's score, negated for a defender).
 
 The samples (`prepare_sampler`, `draw_sample`; the counts and draws are the shared ones of
-simcards/games/_sampler.py, Klaverjassen's too): the receivers of the unseen cards are the two
+simcards/engine/sampler.py, Klaverjassen's too): the receivers of the unseen cards are the two
 other seats and the two-card Skat. A sample respects the seat's own hand, every card played,
 the number of cards each seat holds, and the voids each seat has shown (in Skat a seat only
 has to follow suit, so a void is all that play shows). The declarer knows his discard and
@@ -26,7 +26,7 @@ test of the search ("can the declarer force at least 31 points", "... 1 trick", 
 trick"). `settle_into` scores each class (list value, doubled by Kontra and Re, with the
 Seeger-Fabian bonus under that scoring) and only the tests between classes that score
 differently are asked (with Schneider announced, 30 or fewer scores like 31). Null has two
-classes, the declarer taking a trick or not: the trick test of `solve.py`'s Null. For each
+classes, the declarer taking a trick or not: the trick test of `solver.py`'s Null. For each
 sample and each legal card the first test is the one that decides the win; after a pass the
 tests go up (Schneider, then Schwarz), after a failure down (being Schneidered, then taking no
 trick), each only where the score changes. (Walking the position with all cards first and
@@ -34,11 +34,11 @@ each card from there, one test per card mostly, was tried: no faster, 1.47-1.52 
 1.51-1.58 deals a second on 60 deals with two pimc seats.) One solve a sample: the
 transposition table is shared by every card and test of the sample.
 
-Ties: the cards of the best mean are handed to the heuristic bot (`bots.heuristic_card`),
+Ties: the cards of the best mean are handed to the heuristic bot (`heuristic.heuristic_card`),
 which picks among them. Many decisions end there: where every card settles alike in every
 sample (a game already won or lost) the heuristic's play is what remains.
 
-Its random draws come from a stream of the seat's own (`_sampler.seat_stream`), derived from
+Its random draws come from a stream of the seat's own (`simcards.engine.sampler.seat_stream`), derived from
 the deal's play stream, the seat and the cards played so far: a run stays reproducible, and
 the other bots at the table draw exactly what they would without it.
 """
@@ -49,7 +49,7 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._sampler import (
+from simcards.engine.sampler import (
     SM_CARDS,
     SM_WHO,
     deal_receivers,
@@ -58,9 +58,8 @@ from simcards.games._sampler import (
     seat_stream,
     work_size,
 )
-from simcards.games._state import S_HAND, S_PLAYED, S_TRICK_NO
-from simcards.games.skat import bots as sbots  # (bots.py imports this module: kernels reach
-# its heuristic at compile time, when both are loaded)
+from simcards.engine.state import S_HAND, S_PLAYED, S_TRICK_NO
+from simcards.games.skat import heuristic
 from simcards.games.skat._kernels import (
     N_SETTLE,
     S_BID,
@@ -97,7 +96,7 @@ from simcards.games.skat._solve_kernels import (
 )
 from simcards.games.skat.rules import N_TRICKS, NULL, R_SCORING, SCORING_SEEGER, T_RULES
 
-PIMC_KIND = 2  # the kind id of bots.py (PIMC), which imports this module
+PIMC_KIND = 2  # the kind id of bots.py (PIMC)
 PIMC_TT_BITS = 16
 FULL32 = np.int64(0xFFFFFFFF)
 
@@ -169,8 +168,8 @@ def prepare_sampler(st, seat, T, sampler):
         known |= st[S_HAND + r1]
     if not skat_hidden:
         known |= st[S_SKAT]
-    may0 = ~sbots._void_cards(st, r0, T, st[S_CONTRACT]) if hidden0 else np.int64(0)
-    may1 = ~sbots._void_cards(st, r1, T, st[S_CONTRACT]) if hidden1 else np.int64(0)
+    may0 = ~heuristic.void_cards(st, r0, T, st[S_CONTRACT]) if hidden0 else np.int64(0)
+    may1 = ~heuristic.void_cards(st, r1, T, st[S_CONTRACT]) if hidden1 else np.int64(0)
     m = 0
     rest = FULL32 & ~known
     while rest:
@@ -369,5 +368,5 @@ def pimc_card(seat, legal, st, T, params, rng, work):
     equal ones; ``work``: WORK_SIZE int64 slots."""
     if legal & (legal - 1) == 0:
         return lowest_bit_index(legal)
-    pimc_totals(seat, legal, st, T, np.int64(params[sbots.P_SAMPLES]), rng, work)
-    return sbots.heuristic_card(best_cards(legal, work), st, T, params)
+    pimc_totals(seat, legal, st, T, np.int64(params[heuristic.P_SAMPLES]), rng, work)
+    return heuristic.heuristic_card(seat, best_cards(legal, work), st, T, params)

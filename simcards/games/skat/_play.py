@@ -182,7 +182,7 @@ def held_for_play(hands, skat, declarer, hand_game, discard, played):
 def play_out(st, T, kinds, params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording the cards in ``trace``
     (``work``: the pimc bot's scratch, `_pimc.pimc_work_size`). Every game writes this loop
-    to the same template (README, "Adding a ruleset")."""
+    to the same template (docs/architecture.md, "Adding a ruleset")."""
     k = 0
     while True:
         seat = st[S_TO_MOVE]

@@ -8,7 +8,7 @@ declarer wants to take no trick (the defenders then maximise his trick count, an
 when the most they can force is 0).
 
 Legal cards and trick winners are the game's own shared trick kernels (`follow_mask`, `beats`
-of simcards/games/_trick.py, the same ones `apply_card` uses), so the search cannot disagree
+of simcards/engine/trick.py, the same ones `apply_card` uses), so the search cannot disagree
 with the simulator about what may be played or who takes a trick.
 
 Techniques:
@@ -53,10 +53,9 @@ import numpy as np
 
 from simcards._jit import driver, hot, kernel
 from simcards.cards import lowest_bit_index, popcount
-from simcards.games._state import S_HAND, S_LEADER, S_N_PLAYED, S_TRICK, S_WIN_POS
-from simcards.games._trick import TRUMP, beats, eff_suit, follow_mask, power, suit_mask
-from simcards.games.klaverjas import _solve_kernels as _klaverjas_search
-from simcards.games.klaverjas._solve_kernels import _bucket, _find  # the table's generic parts
+from simcards.engine.state import S_HAND, S_LEADER, S_N_PLAYED, S_TRICK, S_WIN_POS
+from simcards.engine.trick import TRUMP, beats, eff_suit, follow_mask, power, suit_mask
+from simcards.engine.transposition import INF, TT_WIDTH, bucket, claim, find, record
 from simcards.games.skat._kernels import (
     N_SETTLE,
     S_CONTRACT,
@@ -72,7 +71,6 @@ from simcards.games.skat._kernels import (
 )
 from simcards.games.skat.rules import N_SEATS, N_TRICKS, NULL, T_N_TRUMPS, T_POINTS, T_TRUMP_ORDER
 
-INF = np.int64(1) << 40
 ALL_CARDS = np.int64(-1)
 MODE_POINTS, MODE_TRICKS = 0, 1
 
@@ -98,10 +96,8 @@ CTX_SIZE = int(X_SUIT_MASK) + 5
 
 TT_BITS = 20
 FIRST_STEP = 4  # the value search's first step away from its guess
-# shape key (two words) and generation: the three key words of Klaverjassen's table, whose
-# bucket hash and look-up this search shares; then lower bound, upper bound, best lead and cards
-TT_WIDTH = 6
-assert TT_WIDTH == _klaverjas_search.TT_WIDTH
+# the table is the engine's (simcards/engine/transposition.py): its three key words are the
+# shape key (two words) and the generation stamp
 NO_MOVE = 63
 
 # ---- the search frames: one row per card played below the root. Frame starts and slot
@@ -501,7 +497,7 @@ def _store_value(ctx, tt, slot, key, key2, remaining, value, alpha, beta, best_c
     position holding the cards ``remaining`` under this key in bucket ``slot``, with its best
     lead (NO_MOVE: none)."""
     gen = ctx[X_GEN]
-    e = _find(tt, slot, key, key2, gen)
+    e = find(tt, slot, key, key2, gen)
     if e >= 0 and (tt[e + 5] >> 6) != remaining:
         tt[e + 3] = -INF  # the entry of other cards of the same shape: start afresh
         tt[e + 4] = INF
@@ -510,19 +506,8 @@ def _store_value(ctx, tt, slot, key, key2, remaining, value, alpha, beta, best_c
         e = 2 * slot * TT_WIDTH
         if tt[e + 2] == gen and popcount(tt[e + 5] >> 6) > popcount(remaining):
             e += TT_WIDTH
-        tt[e] = key
-        tt[e + 1] = key2
-        tt[e + 2] = gen
-        tt[e + 3] = -INF
-        tt[e + 4] = INF
-    if value <= alpha:
-        tt[e + 4] = min(tt[e + 4], value)
-    elif value >= beta:
-        tt[e + 3] = max(tt[e + 3], value)
-    else:
-        tt[e + 3] = value
-        tt[e + 4] = value
-    tt[e + 5] = (best_card & 63) | (remaining << 6)
+        claim(tt, e, key, key2, gen)
+    record(tt, e, value, alpha, beta, best_card, remaining)
 
 
 @kernel
@@ -653,8 +638,8 @@ def _enter(ctx, tt, T, F, at, only):
             return True, _last_trick(ctx, T, leader)
         if only == ALL_CARDS:
             key, key2 = _table_key(ctx, remaining, leader)
-            slot = _bucket(key, key2, ctx[X_GEN], ctx[X_TT_BITS])
-            e = _find(tt, slot, key, key2, ctx[X_GEN])
+            slot = bucket(key, key2, ctx[X_GEN], ctx[X_TT_BITS])
+            e = find(tt, slot, key, key2, ctx[X_GEN])
             if e >= 0:
                 lower = tt[e + 3]
                 upper = tt[e + 4]

@@ -20,7 +20,7 @@ import numpy as np
 
 from simcards._jit import driver, kernel
 from simcards.cards import popcount
-from simcards.games._state import S_HAND, S_TO_MOVE
+from simcards.engine.state import S_HAND, S_TO_MOVE
 from simcards.games.skat._kernels import S_DECLARER, apply_card, legal_mask
 from simcards.games.skat._solve_kernels import (
     ALL_CARDS,

@@ -89,10 +89,10 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 30) -> np.ndarr
 
 
 def main(argv=None) -> None:
-    import simcards
+    from simcards.games.registry import load
 
     n = int((argv or sys.argv[1:] or ["40000"])[0])
-    game = simcards.load("skat")
+    game = load("skat")
     T = game.tables
     _, params = game.resolve_bots("heuristic")
     won = np.zeros((n, 6), dtype=np.int64)

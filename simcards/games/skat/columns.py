@@ -56,7 +56,7 @@ DEAL_COLUMNS = (
                                     "(after the pickup and discard)"),
 )
 
-# added with the option double_dummy = true (simcards/games/skat/solve.py); the bots' own
+# added with the option double_dummy = true (simcards/games/skat/solver.py); the bots' own
 # outcome is beside them in points_declarer, tricks_declarer and won
 DOUBLE_DUMMY_COLUMNS = (
     Column("dd_points", pl.Int8, "perfect play (all hands open) from the start of play: the "

@@ -11,11 +11,12 @@ from simcards.cards import DECK32
 from simcards.errors import UserError
 from simcards.games.botspec import BotFamily
 from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
-from simcards.games.protocol import BenchEntry, Game, Objective, check_count
+from simcards.games.protocol import BenchEntry, Game, Objective
+from simcards.errors import check_count
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play
 from simcards.games.skat import bots as sbots
-from simcards.games.skat.columns import DEAL_COLUMNS, DOUBLE_DUMMY_COLUMNS
+from simcards.games.skat.columns import DEAL_COLUMNS
 from simcards.games.skat.rules import (
     N_SEATS,
     N_TRICKS,
@@ -27,6 +28,8 @@ from simcards.games.skat.rules import (
     build_tables,
 )
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
+from simcards.games.skat.solver import SOLVER as SKAT_SOLVER
+from simcards.games.skat.stats import SOURCE as REFERENCE
 from simcards.games.skat.userbot import SUPPORT as SKAT_USER_BOTS
 
 SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS, counts=sbots.COUNTS)
@@ -68,6 +71,7 @@ class SkatGame(Game):
     rules_version = RULES_VERSION
     bots = SKAT_BOTS
     user_bots = SKAT_USER_BOTS
+    solver = SKAT_SOLVER
     deal_columns = DEAL_COLUMNS
     tricks_per_deal = N_TRICKS
     card_points_total = TOTAL_CARD_POINTS
@@ -79,6 +83,9 @@ class SkatGame(Game):
     }
     bench = (BenchEntry("random"), BenchEntry("heuristic", 200_000))
     deals_per_game = 36  # a tournament series: 36 deals, placed by Seeger-Fabian totals
+    summary_note = ("Every figure below is a property of these bots playing Skat, not of the game "
+                    "alone: bids, contracts, win rates and Schneider rates move with the bots' "
+                    f"thresholds and play. Each stands beside the human reference of {REFERENCE}.")
     published_references = (
         "Skat-Online, 17,967,106 tournament games: 4.9% of deals passed in; of the games played "
         "Diamonds 10.7%, Hearts 13.4%, Spades 16.2%, Clubs 21.1%, Grand 32.2%, Null 6.4%; the "
@@ -89,8 +96,6 @@ class SkatGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.tables = build_tables(self.options)
-        if self.options["double_dummy"]:
-            self.deal_columns = DEAL_COLUMNS + DOUBLE_DUMMY_COLUMNS
 
     # ------------------------------------------------------------ batch
 
@@ -101,31 +106,8 @@ class SkatGame(Game):
         return out
 
     def _simulate_frames(self, seed, start, n, kinds, params):
-        if self.options["double_dummy"]:  # the solver follows each game's cards
-            from simcards.games.skat.solve import with_perfect_play
-
-            frames, traces = self._simulate_traced(seed, start, n, kinds, params)
-            return {"deals": with_perfect_play(self, frames["deals"], traces)}
         out = self._simulate_matrix(seed, start, n, kinds, params)
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}
-
-    def perfect_play_judge(self, state):
-        """Values positions for ``simcards replay --perfect-play`` (solve.py)."""
-        from simcards.games.skat.solve import LineJudge
-
-        return LineJudge(self, state)
-
-    def perfect_play_bench(self, quick: bool = False) -> dict:
-        """Solver figures for `simcards bench` (simcards/games/skat/solve.py)."""
-        from simcards.games.skat.solve import bench
-
-        return bench(self, deals=20 if quick else 80, pimc_deals=5 if quick else 60)
-
-    def comparison_game(self):
-        # the report's random-play and duplicate runs need no perfect-play columns
-        if not self.options["double_dummy"]:
-            return self
-        return type(self)(**{**self.options, "double_dummy": False})
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)

@@ -18,7 +18,7 @@ from simcards.games.skat import stats
 from simcards.manifest import done_entries
 from simcards.present import charts, fmt
 from simcards.present.render import Figure, Section, Table
-from simcards.present.summary import replay_pointer, summary_lines
+from simcards.present.summary import replay_pointer
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
 REF = f"{stats.SOURCE}"
@@ -107,12 +107,6 @@ def play_check(game, run) -> pl.DataFrame | None:
 def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
     t = all_tables(deals)
-    summary = Section(
-        "Summary",
-        "Every figure below is a property of these bots playing Skat, not of the game alone: "
-        "bids, contracts, win rates and Schneider rates move with the bots' thresholds and play. "
-        f"Each stands beside the human reference of {REF}.",
-        headlines=summary_lines(game.headline_rates(deals, None), {"deals": deals, "matches": None}))
     mix, wins = t["contract_mix"], t["win_rate_by_contract"]
     if mix.height:
         charts.rate_bars(mix, "contract", out_dir / "contract_mix.png", title="Contract mix of the games played",
@@ -121,7 +115,7 @@ def build(game, run, out_dir: Path) -> list[Section]:
         charts.rate_bars(wins, "contract", out_dir / "win_rate_by_contract.png",
                          title="The declarer's win rate", xlabel="contract", ylabel="declarer wins",
                          exact="reference", exact_label="Skat-Online")
-    sections = [summary, Section(
+    sections = [Section(
         "Contracts and the declarer's wins",
         f"Which games the declarers chose, and how often they won them, beside {REF} (black marks). "
         f"Passed in: {_rate_text(t['passed_in'])} deals (Skat-Online 4.9%). The reference gives "

@@ -34,10 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.cards import DECK32
-from simcards.games._trick import TRUMP
+from simcards.engine.trick import TRUMP
 from simcards.games.options import Option
 from simcards.games.skat.scoring import BASE_VALUES, BID_LADDER, CONTRACTS, NULL_VALUES
-from simcards.games.tables import Layout
+from simcards.engine.tables import Layout
 
 RULES_VERSION = 1
 N_SEATS, N_TRICKS, HAND_SIZE, N_CARDS = 3, 10, 10, 32

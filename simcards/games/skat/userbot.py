@@ -1,4 +1,4 @@
-"""User bots in Skat (simcards/games/userbots.py): the decisions, the batch loop rebuilt around
+"""User bots in Skat (simcards/games/userbots/): the decisions, the batch loop rebuilt around
 them, and the views.
 
 Decisions, in the order a deal asks them:
@@ -25,7 +25,7 @@ declarer the heuristic's whole declaration is the default; where the bot's own a
 its premises (Hand instead of a pickup, another discard) the default game is the heuristic's
 best game for the cards the declarer then plays with (`heuristic_game`).
 
-View fields besides the shared ones (README, "Your own bot"): ``role`` ("forehand",
+View fields besides the shared ones (docs/own-bot.md, "The view"): ``role`` ("forehand",
 "middlehand", "rearhand"), ``bids`` (the auction so far: (value, seat, "said" | "held" |
 "passed") in order), and from the declaration on ``declarer``, ``bid`` (the final bid),
 ``game`` (the declaration as a ``declare`` answer), ``contract`` (its letter), ``hand_game``,
@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from simcards.cards import DECK32, nth_bit_index, popcount
+from simcards.engine.state import S_TO_MOVE
 from simcards.games.botspec import HEURISTIC
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
@@ -277,7 +278,7 @@ def noted_kontra(kind, hand, contract, T, params, rng):
 def copy_heuristic(kind, legal, st, T, params, rng):
     """A Numba user bot that plays the heuristic's card (scripts/bench.py times the fast path
     with it: ``kind = "numba" entry = "simcards.games.skat.userbot:copy_heuristic"``)."""
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
 @njit(cache=True)
@@ -287,7 +288,7 @@ def card_without_scratch(kind, legal, st, T, params, rng):
     gets the loop's scratch: `userbots.with_scratch`)."""
     if kind == B.RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
-    return B.heuristic_card(legal, st, T, params)
+    return B.heuristic_card(st[S_TO_MOVE], legal, st, T, params)
 
 
 def series_loop(inner):

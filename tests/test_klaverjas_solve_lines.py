@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import simcards
-from simcards.games.klaverjas.solve import Solver
+from simcards.games.klaverjas.solver import Solver
 
 CASES = [("klaverjas-rotterdam", {}, 24), ("klaverjas-amsterdam", {"table_roem": False}, 16),
          ("kraken-contra", {}, 1)]
@@ -33,14 +33,14 @@ def test_lost_points_account_for_the_gap(name, options, units, bots):
 @pytest.mark.parametrize("name", ["klaverjas-rotterdam", "kraken-contra"])
 def test_lost_points_follow_the_solver_card_by_card(name):
     """The columns against the public solver (itself checked against brute force in
-    test_solver.py) run position by position along each deal's cards: the value before a card
+    test_klaverjas_solver.py) run position by position along each deal's cards: the value before a card
     minus the value after it, summed per team."""
     game = simcards.load(name, double_dummy=True)
     plain = simcards.load(name)
     solver = Solver(plain)
     kinds, params = game.resolve_bots("heuristic")
     frames, traces = game._simulate_traced(6, 0, 1, kinds, params)
-    deals = game._with_perfect_play(frames["deals"], traces)
+    deals = game.solver.with_perfect_play(game, frames["deals"], traces)
     for k in range(min(3, deals.height)):
         row = deals.row(k, named=True)
         state = plain.state_from_row(row, kinds, params)

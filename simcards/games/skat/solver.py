@@ -26,7 +26,9 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
+from simcards.games import protocol
 from simcards.games.protocol import PerfectPlayJudge, solver_bench_figures
+from simcards.games.skat.columns import DOUBLE_DUMMY_COLUMNS
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _solve_kernels as SK
 from simcards.games.skat.rules import N_TRICKS, NULL, PASSED
@@ -322,3 +324,28 @@ def bench(game, deals: int = 60, seed: int = 5, pimc_deals: int = 20) -> dict:
     return {"deals": frame.height, **solver_bench_figures(times, positions),
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
             "pimc_deals_per_s": round(pimc_deals / pimc_seconds, 3)}
+
+
+class SkatSolver(protocol.Solver):
+    """Skat's double-dummy solver as ``Game.solver`` (`simcards.games.protocol.Solver`)."""
+
+    columns = DOUBLE_DUMMY_COLUMNS
+    bench_deals = (20, 80)  # deals of the heuristic run whose played games the bench solves
+    bench_pimc_deals = (5, 60)  # deals the bench's pimc run plays (quick, full)
+
+    def solve(self, state, *, values: bool = False) -> Solution:
+        return solve(state, values=values)
+
+    def judge(self, state) -> LineJudge:
+        return LineJudge(state.game, state)
+
+    def bench(self, game, quick: bool = False) -> dict:
+        """Solver figures for `simcards bench` (`bench` above)."""
+        full = not quick
+        return bench(game, deals=self.bench_deals[full], pimc_deals=self.bench_pimc_deals[full])
+
+    def with_perfect_play(self, game, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
+        return with_perfect_play(game, deals, traces)
+
+
+SOLVER = SkatSolver()

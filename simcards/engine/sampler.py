@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards._jit import kernel
-from simcards.rng import _mix, next_u53
+from simcards.rng import mix, next_u53
 
 MAX_UNSEEN = 24
 SM_CARDS = 0
@@ -45,6 +45,7 @@ def sampler_size(room: int) -> int:
 
 @kernel
 def ways_at(sampler, room, k, a, b):
+    """The completion count N[k, a, b] (see the module docstring)."""
     return sampler[SM_WAYS + (k * room + a) * room + b]
 
 
@@ -143,5 +144,5 @@ def seat_stream(rng, seat, played):
     """Switch ``rng`` (a one-slot uint64 array) to the stream of ``seat`` deciding after the
     cards ``played``; returns the shared stream's state, to be put back when the decision ends."""
     own = rng[0]
-    rng[0] = _mix(own ^ (np.uint64(seat + 1) * _SEAT_KEY) ^ np.uint64(played))
+    rng[0] = mix(own ^ (np.uint64(seat + 1) * _SEAT_KEY) ^ np.uint64(played))
     return own

@@ -8,7 +8,7 @@ indexed by [contract, card id]:
   Doppelkopf's duplicate cards, leaves the earlier card winning);
 - ``suit_masks`` [contract, s]: the mask of all cards whose effective suit is s (s = 0..4).
 The kernels below never know which game they serve: they find the blocks through the header of
-the flat table array (simcards/games/tables.py).
+the flat table array (`simcards.engine.tables`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from simcards._jit import kernel
 from simcards.cards import lowest_bit_index
-from simcards.games.tables import H_EFF_SUIT, H_N_CARDS, H_POWER, H_SUIT_MASKS
+from simcards.engine.tables import H_EFF_SUIT, H_N_CARDS, H_POWER, H_SUIT_MASKS
 
 TRUMP = 4
 NO_TRUMP = -1
@@ -25,11 +25,13 @@ NO_TRUMP = -1
 
 @kernel
 def eff_suit(T, contract, card):
+    """The effective suit of ``card`` under ``contract``: 0..3, or TRUMP."""
     return T[T[H_EFF_SUIT] + contract * T[H_N_CARDS] + card]
 
 
 @kernel
 def power(T, contract, card):
+    """The strength of ``card`` within its effective suit under ``contract`` (higher wins)."""
     return T[T[H_POWER] + contract * T[H_N_CARDS] + card]
 
 

@@ -1,4 +1,4 @@
-"""The double-dummy solver (simcards/games/klaverjas/solve.py) against brute-force minimax.
+"""The double-dummy solver (simcards/games/klaverjas/solver.py) against brute-force minimax.
 
 Positions come from random play of random deals of both Klaverjassen rulesets and of Kraken
 (contra: hand roem awarded at the end), every trump, table roem on and off, with the trick
@@ -23,7 +23,7 @@ from simcards.cards import SUITS
 from simcards.errors import UserError
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import solve
-from simcards.games.klaverjas.solve import Solver
+from simcards.games.klaverjas.solver import Solver
 
 RULESETS = ("klaverjas-rotterdam", "klaverjas-amsterdam", "kraken-contra")
 _GAMES: dict = {}

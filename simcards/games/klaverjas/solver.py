@@ -27,11 +27,13 @@ import numpy as np
 import polars as pl
 
 from simcards.errors import UserError
-from simcards.games._state import S_PARTY
+from simcards.engine.state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas import _solve_lines as SL
 from simcards.games.klaverjas.rules import R_NAT_ON_TIE, T_RULES
+from simcards.games import protocol
+from simcards.games.klaverjas.columns import DOUBLE_DUMMY_COLUMNS
 from simcards.games.protocol import PerfectPlayJudge, solver_bench_figures
 
 
@@ -64,9 +66,8 @@ class Solver:
 
     def _prepare(self, state) -> None:
         SK.set_pit_bonus(self.ctx, self.tables)
-        extra = getattr(self.game, "perfect_play_end_bonus", None)
-        if extra is not None:  # Kraken: hand roem awarded at the end of the deal
-            bonus = extra(state)
+        bonus = self.game.solver.end_bonus(state)
+        if bonus is not None:  # Kraken: hand roem awarded at the end of the deal
             for took in range(4):
                 self.ctx[SK.X_END + took] += bonus[took]
 
@@ -104,11 +105,8 @@ class Solver:
             card = int(step) & -int(step)
             if K.apply_card(line, card.bit_length() - 1, self.tables):
                 break
-        extra = getattr(self.game, "perfect_play_end_bonus", None)
         points = (int(line[K.S_POINTS]), int(line[K.S_POINTS + 1]))
-        roem = [int(line[K.S_ROEM]), int(line[K.S_ROEM + 1])]
-        if extra is not None:
-            roem = list(self.game.perfect_play_roem(state, line))
+        roem = self.game.solver.roem(state, line)
         card_values = self.values(state) if values else None
         nat_on_tie = int(self.tables[T_RULES + R_NAT_ON_TIE])
         nat = margin <= 0 if nat_on_tie else margin < 0
@@ -167,9 +165,7 @@ def _deal_inputs(game, deals):
     column = lambda name: deals[name].to_numpy().astype(np.int64)
     dealers, trumps, declarers = column("dealer"), column("trump"), column("declarer")
     end_bonus = np.zeros((deals.height, 4), dtype=np.int64)
-    extra = getattr(game, "perfect_play_end_bonuses", None)
-    if extra is not None:
-        extra(hands, trumps, declarers, end_bonus)
+    game.solver.end_bonuses(game, hands, trumps, declarers, end_bonus)
     return hands, dealers, trumps, declarers, end_bonus
 
 
@@ -255,3 +251,51 @@ def bench(game, deals: int = 40, pimc_deals: int = 2, seed: int = 5, repeats: in
             "pimc_samples": int(dict((p[0], p[1]) for p in game.bots.params)["samples"]),
             "pimc_deals_per_s": round(made / pimc_seconds, 3),
             "solve_target_ms": 2, "pimc_target_deals_per_s": 5}  # issue 14's targets
+
+
+class KlaverjasSolver(protocol.Solver):
+    """Klaverjassen's double-dummy solver as ``Game.solver`` (`simcards.games.protocol.Solver`).
+    A game built on Klaverjassen subclasses it to add what it scores at the end of a deal
+    (`end_bonus`, `end_bonuses`, `roem`: Kraken's hand roem) and its own columns."""
+
+    columns = DOUBLE_DUMMY_COLUMNS
+    bench_deals = (40, 400)  # full-deal solves the bench times (quick, full)
+    bench_pimc_deals = (5, 20)  # deals (or matches) the bench's pimc run plays (quick, full)
+
+    def solve(self, state, *, values: bool = False) -> Solution:
+        return solve(state, values=values)
+
+    def judge(self, state) -> LineJudge:
+        return LineJudge(state.game)
+
+    def bench(self, game, quick: bool = False) -> dict:
+        """Solver and pimc figures for `simcards bench` (`bench` above)."""
+        full = not quick
+        return bench(game, deals=self.bench_deals[full], pimc_deals=self.bench_pimc_deals[full])
+
+    def with_perfect_play(self, game, deals: pl.DataFrame, traces: np.ndarray) -> pl.DataFrame:
+        """The double-dummy columns (columns.py) added to a deals frame, ``traces`` its cards
+        in play order."""
+        margins, lost = perfect_play_lines(game, deals, traces)
+        nat = margins <= 0 if game.options["nat_on_tie"] else margins < 0
+        return deals.with_columns(pl.Series("dd_margin", margins, dtype=pl.Int16),
+                                  pl.Series("dd_nat", nat, dtype=pl.Boolean),
+                                  *lost_columns(deals, lost))
+
+    def end_bonus(self, state) -> np.ndarray | None:
+        """What the end of the deal of ``state`` adds to the declaring team's margin by which
+        teams took a trick ([4], indexed as the solver's ``took``), or None: nothing beyond
+        the pit bonus, which the solver counts itself."""
+        return None
+
+    def end_bonuses(self, game, hands, trumps, declarers, out) -> None:
+        """`end_bonus` of many deals (their dealt ``hands`` [deals, 4], trumps, declarers) added
+        into ``out`` [deals, 4]. Default: nothing."""
+
+    def roem(self, state, finished_st) -> tuple[int, int]:
+        """Roem per team of the deal of ``state`` played to its end in ``finished_st``, as the
+        ruleset counts it: table roem with the pit bonus."""
+        return int(finished_st[K.S_ROEM]), int(finished_st[K.S_ROEM + 1])
+
+
+SOLVER = KlaverjasSolver()

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 import simcards
 from simcards.cards import SUITS
 from simcards.errors import UserError
-from simcards.games._state import S_PARTY
+from simcards.engine.state import S_PARTY
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _pimc
 from simcards.games.klaverjas import _solve_kernels as SK
 from simcards.games.klaverjas.bots import P_CONTRACT_TRIES
-from simcards.games.klaverjas.solve import Solver
+from simcards.games.klaverjas.solver import Solver
 from simcards.games.kraken import _play as KP
 from simcards.rng import stream_state
 

@@ -21,6 +21,10 @@ HEADER_SIZE = 4
 
 
 class Layout:
+    """The named blocks of one ruleset's flat table: ``Layout(n_cards, name=shape, ...)``, the
+    shared ``eff_suit``, ``power`` and ``suit_masks`` blocks among them; `pack` builds the
+    array, `offset` gives a block's start for the kernels' constants."""
+
     def __init__(self, n_cards: int, **blocks: tuple[int, ...]):
         for required in ("eff_suit", "power", "suit_masks"):
             if required not in blocks:
@@ -35,6 +39,7 @@ class Layout:
         self.size = at
 
     def offset(self, name: str) -> int:
+        """Where block ``name`` starts in the flat table."""
         return self.offsets[name]
 
     def pack(self, **values) -> np.ndarray:

@@ -1,0 +1,388 @@
+"""The Skat heuristic's parameter row and its card play.
+
+Every bot kind of the game (bots.py) carries one float64 row of these parameters per seat. The
+heuristic's card (`heuristic_card`) is the heuristic bot's play, and the pimc bot (_pimc.py)
+asks it to choose among its cards of equal value; it lives here, apart from the bidding and the
+kind dispatch of bots.py, so that bots.py can import the pimc bot and the pimc bot this module
+without a cycle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcards._jit import hot, kernel
+from simcards.cards import lowest_bit_index, popcount
+from simcards.engine.state import (
+    S_CONTRACT,
+    S_DECLARER,
+    S_HAND,
+    S_LEADER,
+    S_N_PLAYED,
+    S_PLAYED,
+    S_TO_MOVE,
+    S_TRICK,
+    S_VOIDS,
+    S_WIN_POS,
+)
+from simcards.engine.trick import TRUMP, eff_suit
+from simcards.games.skat._kernels import S_OUVERT
+from simcards.games.skat.rules import NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
+
+PARAMS = (
+    # suit-game estimate: logistic((score - suit_center) / suit_scale)
+    ("suit_w_trump", 1.0, "suit estimate: each trump held (jacks included)"),
+    ("suit_w_jack", 0.51, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.18, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.54, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.12, "suit estimate: each ace of a plain suit"),
+    ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
+    ("suit_w_void", 0.1, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.8, "suit estimate: the score with an even chance"),
+    ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
+    # Grand estimate
+    ("grand_w_jack", 1.61, "Grand estimate: each jack"),
+    ("grand_w_club_jack", 0.28, "Grand estimate: the club jack, on top"),
+    ("grand_w_ace", 1.24, "Grand estimate: each ace"),
+    ("grand_w_ten", 0.63, "Grand estimate: each ten held with its ace or two more cards"),
+    ("grand_w_long", 0.09, "Grand estimate: each card beyond three in a suit headed by its ace"),
+    ("grand_center", 5.63, "Grand estimate: the score with an even chance"),
+    ("grand_scale", 1.0, "Grand estimate: score per logistic unit"),
+    # Null estimate: logistic((null_center - danger) / null_scale)
+    ("null_center", 9.9, "Null estimate: the danger (sum over cards of how far a card sits above "
+                         "the safe 7-9-J-K ladder of its suit) with an even chance"),
+    ("null_scale", 4.88, "Null estimate: danger per logistic unit"),
+    # thresholds per family: configs/tune-skat.toml (Seeger-Fabian per deal, 60,000 deals a
+    # candidate, against the untuned 0.55 / 0.6 / 0.65 / 0.9; verified +0.99 per deal, 95%
+    # interval 0.89 .. 1.09, on 200,000 fresh deals)
+    ("suit_threshold", 0.61, "bid a suit game when its estimate reaches this"),
+    ("grand_threshold", 0.71, "bid a Grand when its estimate reaches this"),
+    ("null_threshold", 0.32, "bid a Null when its estimate reaches this"),
+    ("hand_threshold", 0.89, "play Hand (bid one level more) when the estimate reaches this"),
+    ("ouvert_threshold", 0.86, "declare Null Ouvert when the Null estimate reaches this"),
+    # declaration and play
+    ("needs_schneider_weight", 0.3, "declaration: a game that reaches the bid only with Schneider "
+                                    "counts its estimate times this"),
+    ("discard_void_bonus", 12.0, "discard: worth of emptying a plain suit, in card points"),
+    ("pull_trumps_min", 3.0, "declarer leads trumps while the defenders hold some and he holds "
+                             "at least this many (always with the highest trump left)"),
+    ("contest_points", 4.0, "ruff or overtake a trick that is not yet safe when it holds at "
+                            "least this many card points"),
+    ("kontra_trumps", 5.0, "Kontra option: a defender says Kontra holding this many trumps"),
+    ("re_threshold", 0.9, "Kontra option: the declarer says Re when his estimate reaches this"),
+    # the pimc bot (_pimc.py)
+    ("samples", 6.0, "pimc: deals of the unseen cards sampled and searched at each card "
+                      "decision (a whole number, 1 to 1000)"),
+)
+N_PARAMS = len(PARAMS)
+(P_S_TRUMP, P_S_JACK, P_S_CLUB_JACK, P_S_TRUMP_HIGH, P_S_SIDE_ACE, P_S_SIDE_TEN, P_S_VOID,
+ P_S_CENTER, P_S_SCALE, P_G_JACK, P_G_CLUB_JACK, P_G_ACE, P_G_TEN, P_G_LONG, P_G_CENTER,
+ P_G_SCALE, P_N_CENTER, P_N_SCALE, P_T_SUIT, P_T_GRAND, P_T_NULL, P_T_HAND, P_T_OUVERT,
+ P_NEEDS_SCHNEIDER, P_DISCARD_VOID, P_PULL, P_CONTEST, P_KONTRA, P_RE, P_SAMPLES) = range(N_PARAMS)
+THRESHOLD_PARAMS = ("suit_threshold", "grand_threshold", "null_threshold", "hand_threshold")
+assert N_PARAMS == 30 and PARAMS[P_SAMPLES][0] == "samples"
+# parameters that count something: a whole number within (low, high)
+COUNTS = (("samples", 1, 1000),)
+
+FULL32 = np.int64(0xFFFFFFFF)
+
+
+# ---------------------------------------------------------------- card play
+#
+# The card-play helpers read the tables at constant offsets through these inlined look-ups
+# (the shared `simcards.engine.trick` kernels are calls, which cost more than their body here).
+
+
+@hot
+def _pw(T, contract, card):
+    return T[T_POWER + contract * 32 + (card & 31)]
+
+
+@hot
+def _suit(T, contract, suit):
+    return T[T_SUIT_MASKS + contract * 5 + suit]
+
+
+@hot
+def _pts(T, card):
+    return T[T_POINTS + (card & 31)]
+
+
+@hot
+def _beaters(T, contract, card):
+    return T[T_BEATERS + contract * 32 + (card & 31)]
+
+
+@hot
+def _lowest(mask, T, contract, avoid_trumps):
+    """The card of ``mask`` cheapest to give up: fewest points, then lowest power, plain
+    suits before trumps when ``avoid_trumps``."""
+    trumps = _suit(T, contract, TRUMP)
+    pool = mask & ~trumps if avoid_trumps and mask & ~trumps else mask
+    best, best_cost = -1, 1 << 30
+    rest = pool
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        cost = _pts(T, card) * 16 + _pw(T, contract, card)
+        if (np.int64(1) << card) & trumps:
+            cost += 8
+        if cost < best_cost:
+            best, best_cost = card, cost
+    return best
+
+
+@hot
+def _extreme_power(mask, T, contract, highest):
+    best, best_power = -1, 0
+    rest = mask
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        p = _pw(T, contract, card)
+        if best < 0 or (p > best_power if highest else p < best_power):
+            best, best_power = card, p
+    return best
+
+
+@hot
+def _most_points(mask, T, contract):
+    """The card of ``mask`` with the most points (plain cards first): to fill a sure trick."""
+    trumps = _suit(T, contract, TRUMP)
+    pool = mask & ~trumps if mask & ~trumps else mask
+    best, best_value = -1, -(1 << 30)
+    rest = pool
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        value = _pts(T, card) * 16 - _pw(T, contract, card)
+        if value > best_value:
+            best, best_value = card, value
+    return best
+
+
+@hot
+def void_cards(st, seat, T, contract):
+    """Cards ``seat`` has shown it cannot hold: every effective suit it showed a void in."""
+    voids = st[S_VOIDS + seat]
+    out = np.int64(0)
+    for s in range(5):
+        if voids >> s & 1:
+            out |= _suit(T, contract, s)
+    return out
+
+
+@hot
+def _trick_points(st, T):
+    total = 0
+    for i in range(st[S_N_PLAYED]):
+        total += _pts(T, st[S_TRICK + i])
+    return total
+
+
+@hot
+def heuristic_card(seat, legal, st, T, params):
+    """The heuristic bot's card for ``seat`` (the seat to move) from ``legal`` (the pimc bot
+    also asks it to choose among its cards of equal value)."""
+    if legal & (legal - 1) == 0:
+        return lowest_bit_index(legal)
+    contract = st[S_CONTRACT]
+    if contract == NULL:
+        return _null_card(legal, st, T)
+    if seat == st[S_DECLARER]:
+        return _declarer_card(legal, st, T, params)
+    return _defender_card(legal, st, T, params)
+
+
+@hot
+def _unseen(st, seat):
+    """Cards neither held by ``seat`` nor played: in the other two hands or the Skat."""
+    return FULL32 & ~st[S_PLAYED] & ~st[S_HAND + seat]
+
+
+@hot
+def _declarer_card(legal, st, T, params):
+    contract = st[S_CONTRACT]
+    seat = st[S_TO_MOVE]
+    hand = st[S_HAND + seat]
+    trumps = _suit(T, contract, TRUMP)
+    unseen = _unseen(st, seat)
+    n = st[S_N_PLAYED]
+    if n == 0:
+        my_trumps = legal & trumps
+        out = unseen & trumps
+        if my_trumps and out:
+            top = _extreme_power(my_trumps, T, contract, True)
+            if _beaters(T, contract, top) & out == 0:
+                return top  # the highest trump left: draw
+            if popcount(my_trumps) >= params[P_PULL]:
+                return _extreme_power(my_trumps, T, contract, False)
+        # cash plain masters the defenders must follow (no trumps out, or nobody void)
+        defenders_void = void_cards(st, (seat + 1) % 3, T, contract) | void_cards(st, (seat + 2) % 3, T, contract)
+        for suit in range(4):
+            mine = legal & _suit(T, contract, suit)
+            if mine == 0:
+                continue
+            top = _extreme_power(mine, T, contract, True)
+            if _beaters(T, contract, top) & unseen & _suit(T, contract, suit) == 0:
+                if out == 0 or not defenders_void & _suit(T, contract, suit):
+                    return top
+        plain = legal & ~trumps
+        if plain:
+            # the longest plain suit's cheapest card
+            best_suit, best_len = 0, -1
+            for suit in range(4):
+                length = popcount(plain & _suit(T, contract, suit))
+                if length > best_len:
+                    best_suit, best_len = suit, length
+            return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
+        return _extreme_power(legal, T, contract, False)
+    return _follow(legal, st, T, params, unseen, n, hand)
+
+
+@kernel
+def _follow(legal, st, T, params, unseen, n, hand):
+    """Following as declarer or as a defender whose partner does not hold the trick."""
+    contract = st[S_CONTRACT]
+    best = st[S_TRICK + st[S_WIN_POS]]
+    beating = legal & _beaters(T, contract, best)
+    trumps = _suit(T, contract, TRUMP)
+    points = _trick_points(st, T)
+    if beating == 0:
+        return _lowest(legal, T, contract, True)
+    if n == 2:  # last: take it, with points when following suit
+        plain = beating & ~trumps
+        if plain:
+            return _most_points(plain, T, contract)
+        if points >= params[P_CONTEST]:
+            return _extreme_power(beating, T, contract, False)
+        return _lowest(legal, T, contract, True)
+    # second: win when the card is sure against the last player, or the trick is worth it
+    sure = np.int64(0)
+    rest = beating
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if _beaters(T, contract, card) & unseen == 0:
+            sure |= np.int64(1) << card
+    if sure:
+        return _most_points(sure, T, contract)
+    if points >= params[P_CONTEST] and beating & trumps:
+        return _extreme_power(beating & trumps, T, contract, False)
+    return _lowest(legal, T, contract, True)
+
+
+@hot
+def _defender_card(legal, st, T, params):
+    contract = st[S_CONTRACT]
+    seat = st[S_TO_MOVE]
+    declarer = st[S_DECLARER]
+    hand = st[S_HAND + seat]
+    trumps = _suit(T, contract, TRUMP)
+    unseen = _unseen(st, seat)
+    n = st[S_N_PLAYED]
+    if n == 0:
+        declarer_void = void_cards(st, declarer, T, contract)
+        # cash a plain master the declarer must follow
+        for suit in range(4):
+            mine = legal & _suit(T, contract, suit)
+            if mine == 0 or declarer_void & _suit(T, contract, suit):
+                continue
+            top = _extreme_power(mine, T, contract, True)
+            if _beaters(T, contract, top) & unseen & _suit(T, contract, suit) == 0:
+                return top
+        plain = legal & ~trumps
+        if plain:
+            # attack the declarer's short suit: one he has shown void in first (he must trump),
+            # else our longest; lead low
+            for suit in range(4):
+                mine = plain & _suit(T, contract, suit)
+                if mine and declarer_void & _suit(T, contract, suit) and not declarer_void & trumps:
+                    return _lowest(mine, T, contract, True)
+            best_suit, best_len = 0, -1
+            for suit in range(4):
+                length = popcount(plain & _suit(T, contract, suit))
+                if length > best_len:
+                    best_suit, best_len = suit, length
+            return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
+        return _extreme_power(legal, T, contract, False)
+    winner = (st[S_LEADER] + st[S_WIN_POS]) % 3
+    best = st[S_TRICK + st[S_WIN_POS]]
+    if winner != declarer:
+        declarer_to_come = n == 1  # the partner led and the declarer plays last
+        if not declarer_to_come:
+            return _most_points(legal, T, contract)  # schmieren: the trick is ours
+        # is the partner's card sure against the declarer?
+        danger = _beaters(T, contract, best) & unseen & ~void_cards(st, declarer, T, contract)
+        if st[S_OUVERT]:
+            danger &= st[S_HAND + declarer]
+        if danger == 0:
+            return _most_points(legal, T, contract)
+        # not sure yet: take it over only with a card the declarer cannot beat, never ruffing
+        # the partner's trick; else stay low
+        trumps = _suit(T, contract, TRUMP)
+        over = legal & _beaters(T, contract, best)
+        if eff_suit(T, contract, best) != TRUMP:
+            over &= ~trumps
+        rest = over
+        while rest:
+            card = lowest_bit_index(rest)
+            rest &= rest - 1
+            threat = _beaters(T, contract, card) & unseen & ~void_cards(st, declarer, T, contract)
+            if st[S_OUVERT]:
+                threat &= st[S_HAND + declarer]
+            if threat == 0:
+                return card
+        return _lowest(legal, T, contract, True)
+    return _follow(legal, st, T, params, unseen, n, hand)
+
+
+@hot
+def _null_card(legal, st, T):
+    contract = NULL
+    seat = st[S_TO_MOVE]
+    declarer = st[S_DECLARER]
+    n = st[S_N_PLAYED]
+    if seat == declarer:
+        if n == 0:
+            return _extreme_power(legal, T, contract, False)
+        best = st[S_TRICK + st[S_WIN_POS]]
+        led_suit = eff_suit(T, contract, st[S_TRICK])
+        if legal & _suit(T, contract, led_suit) == 0:
+            return _extreme_power(legal, T, contract, True)  # unblock: shed the highest card
+        under = legal & ~_beaters(T, contract, best)
+        if under:
+            return _extreme_power(under, T, contract, True)
+        return _extreme_power(legal, T, contract, False)
+    declarer_hand = st[S_HAND + declarer]
+    if n == 0:
+        declarer_void = void_cards(st, declarer, T, contract)
+        if st[S_OUVERT]:
+            # lead where the declarer cannot duck under our lowest card
+            for suit in range(4):
+                mine = legal & _suit(T, contract, suit)
+                his = declarer_hand & _suit(T, contract, suit)
+                if mine and his:
+                    low = _extreme_power(mine, T, contract, False)
+                    if his & ~_beaters(T, contract, low) == 0:
+                        return low
+        best_suit, best_len = -1, 99
+        for suit in range(4):
+            mine = legal & _suit(T, contract, suit)
+            length = popcount(mine)
+            if length and length < best_len and not declarer_void & _suit(T, contract, suit):
+                best_suit, best_len = suit, length
+        if best_suit < 0:
+            return _extreme_power(legal, T, contract, False)
+        return _extreme_power(legal & _suit(T, contract, best_suit), T, contract, False)
+    winner = (st[S_LEADER] + st[S_WIN_POS]) % 3
+    best = st[S_TRICK + st[S_WIN_POS]]
+    led_suit = eff_suit(T, contract, st[S_TRICK])
+    if legal & _suit(T, contract, led_suit) == 0:
+        return _extreme_power(legal, T, contract, True)  # a discard: our highest card
+    if winner == declarer:
+        under = legal & ~_beaters(T, contract, best)
+        if under:
+            return _extreme_power(under, T, contract, True)  # stay under him
+        return _extreme_power(legal, T, contract, True)
+    return _extreme_power(legal, T, contract, False)  # the declarer plays after us: go low
