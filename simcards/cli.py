@@ -304,6 +304,25 @@ def _cmd_tune(args) -> int:
     return 0
 
 
+def _integer_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: use a whole number") from None
+
+
+def _folder_arg(text: str) -> str:
+    """A path on the command line; an empty one, or a newline or another control character in
+    it, is a mistake (a paste) and would break the one-line messages that name it."""
+    if not text or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"{text!r}: use a path of printable characters")
+    return text
+
+
+def _path_arg(text: str) -> Path:
+    return Path(_folder_arg(text))
+
+
 def _workers_arg(text: str):
     if text == "auto":
         return text
@@ -328,14 +347,33 @@ def _cmd_compare(args) -> int:
 def _report_command(sub, name: str, func, help_text: str, description: str, config_help: str):
     """A command that reads a config and writes a report to reports/<name>/ (tournament, tune)."""
     p = sub.add_parser(name, help=help_text, description=description)
-    p.add_argument("config", type=Path, help=config_help)
-    p.add_argument("--out", help="reports folder instead of the config's 'output'")
+    p.add_argument("config", type=_path_arg, help=config_help)
+    p.add_argument("--out", type=_folder_arg, help="reports folder instead of the config's 'output'")
     p.set_defaults(func=func)
     return p
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with the command's one-line errors: the mistake and where the options are
+    listed, instead of the usage block."""
+
+    def error(self, message: str, prog: str | None = None):
+        if not message.isprintable():  # an argument with a newline: still one line
+            message = repr(message)[1:-1]
+        self.exit(EXIT_USAGE, f"simcards: error: {message}; `{prog or self.prog} --help` lists "
+                              "the arguments\n")
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:  # point at the command's own --help, not the top level's
+            command = getattr(parsed, "command", None)
+            self.error(f"unrecognized arguments: {' '.join(unknown)}",
+                       f"{self.prog} {command}" if command else None)
+        return parsed
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="simcards",
         description="Simulate millions of deals of trick-taking card games and report on them.",
         epilog="Start with: simcards run configs/demo.toml && simcards report results/demo")
@@ -347,11 +385,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="simulate the deals of a config into results/<name>/",
                        description="Simulate a config's deals into Parquet parts under "
                        "<output>/<name>/. Rerunning resumes an interrupted run.")
-    p.add_argument("config", type=Path, help="TOML config file (see configs/)")
-    p.add_argument("--deals", type=int, help="number of deals (matches for match rulesets) instead of the config's")
+    p.add_argument("config", type=_path_arg, help="TOML config file (see configs/)")
+    p.add_argument("--deals", type=_integer_arg, help="number of deals (matches for match rulesets) instead of the config's")
     p.add_argument("--workers", type=_workers_arg, metavar="K|auto",
                    help="worker processes (default: the config's; 'auto' = one per core)")
-    p.add_argument("--out", help="output folder instead of the config's 'output'")
+    p.add_argument("--out", type=_folder_arg, help="output folder instead of the config's 'output'")
     p.add_argument("--force", action="store_true", help="delete what the run made before and start over")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--yes", action="store_true", help="run even when it would take more than a day here")
@@ -361,14 +399,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check that every Parquet part of a run is present and matches "
                        "the size and SHA-256 recorded when it was written; list what is wrong "
                        "(exit 2) or confirm the run is whole.")
-    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
+    p.add_argument("run", type=_path_arg, help="the run folder, e.g. results/demo")
     p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("report", help="write the report of a finished run",
                        description="Statistics, charts and tables of a run: reports/<name>/report.html "
                        "(self-contained), report.md, PNG charts and tables/*.csv|parquet.")
-    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
-    p.add_argument("--out", default="reports", help="reports folder (default: reports)")
+    p.add_argument("run", type=_path_arg, help="the run folder, e.g. results/demo")
+    p.add_argument("--out", type=_folder_arg, default="reports", help="reports folder (default: reports)")
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("rulesets", help="list rulesets with their options and bots",
@@ -385,8 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "every trick, roem and score. With --perfect-play, also what each card "
                        "gave away against perfect play (rulesets with a double-dummy solver: "
                        "Klaverjassen, Kraken, Skat).")
-    p.add_argument("run", type=Path, help="the run folder, e.g. results/demo")
-    p.add_argument("--deal", type=int, required=True, metavar="I", help="the deal_index to replay")
+    p.add_argument("run", type=_path_arg, help="the run folder, e.g. results/demo")
+    p.add_argument("--deal", type=_integer_arg, required=True, metavar="I", help="the deal_index to replay")
     p.add_argument("--perfect-play", action="store_true",
                    help="solve every position with all hands open and mark each card that gave "
                    "something away against perfect play with how much and the cards that would "
@@ -413,8 +451,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", nargs="+", metavar="CARDS",
                    help="the dealt hands, one quoted list of card codes per seat, seat 0 first "
                    "(without it: --seed and --index)")
-    p.add_argument("--seed", type=int, metavar="S", help="with --index: deal I of a run with seed S")
-    p.add_argument("--index", type=int, metavar="I", help="the deal_index (see --seed)")
+    p.add_argument("--seed", type=_integer_arg, metavar="S", help="with --index: deal I of a run with seed S")
+    p.add_argument("--index", type=_integer_arg, metavar="I", help="the deal_index (see --seed)")
     p.add_argument("--deal", action="append", default=[], metavar="KEY=VALUE",
                    help="a setting of the deal, repeatable: Klaverjassen trump=H, declarer=1, "
                    "dealer=0; Kraken trump, bid, dealer; Skat contract=spades (or grand, null, "
@@ -434,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "rotated over the same deals; writes the rating table, rating over games "
                         "and placing counts to reports/<name>/.",
                         "tournament TOML (see configs/tournament-*.toml)")
-    p.add_argument("--games", type=int, help="games per table instead of the config's")
+    p.add_argument("--games", type=_integer_arg, help="games per table instead of the config's")
 
     p = _report_command(sub, "tune", _cmd_tune,
                         "tune bot parameters (bidding thresholds) against a baseline",
@@ -442,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "in duplicate matches against a baseline bot; writes "
                         "reports/<name>/thresholds.toml (includable in a run config) and a report.",
                         "tune TOML (see configs/tune-*.toml)")
-    p.add_argument("--units", type=int, help="deals (matches for match rulesets) per candidate")
+    p.add_argument("--units", type=_integer_arg, help="deals (matches for match rulesets) per candidate")
     p.add_argument("--workers", type=_workers_arg, metavar="K|auto", help="worker processes ('auto' = one per core)")
     p.add_argument("--quiet", action="store_true", help="no search log")
 
@@ -451,9 +489,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "side: each headline figure and the difference A - B with its 95% "
                        "interval (paired by deal when the seeds are equal). Writes "
                        "reports/compare-<a>-vs-<b>/.")
-    p.add_argument("run_a", type=Path, help="run A, e.g. results/demo")
-    p.add_argument("run_b", type=Path, help="run B, of the same ruleset")
-    p.add_argument("--out", default="reports", help="reports folder (default: reports)")
+    p.add_argument("run_a", type=_path_arg, help="run A, e.g. results/demo")
+    p.add_argument("run_b", type=_path_arg, help="run B, of the same ruleset")
+    p.add_argument("--out", type=_folder_arg, default="reports", help="reports folder (default: reports)")
     p.set_defaults(func=_cmd_compare)
 
     # listed for --help; main() hands `simcards bench ...` to simcards.bench, which has its own options

@@ -26,6 +26,7 @@ A config file looks like::
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -55,11 +56,37 @@ class ConfigError(UserError):
     def __init__(self, source: str, problems: list[tuple[str, Any, str]]):
         self.source = source
         self.problems = problems
-        count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
-        lines = [f"{source}: {count}"]
-        for key, value, allowed in problems:
-            lines.append(f"  {key} = {value!r}: use {allowed}")
+        shown = _printable(source)
+        if len(problems) == 1:  # one problem, one line
+            super().__init__(f"{shown}: {problem_text(*problems[0])}")
+            return
+        lines = [f"{shown}: {len(problems)} problems"]
+        lines.extend(f"  {problem_text(*problem)}" for problem in problems)
         super().__init__("\n".join(lines))
+
+
+def _printable(text: str) -> str:
+    """A key or path as one visible line: quoted when it is empty or holds a newline."""
+    return text if text and text.isprintable() else repr(text)
+
+
+class ConfigKindError(ConfigError):
+    """A config of another kind than the command takes (a tune config given to `simcards run`)."""
+
+    def __init__(self, source: str, kind: str, command: str, found: list[str]):
+        self.source, self.kind = source, kind
+        self.problems = [("file", source, f"a {command} config")]
+        UserError.__init__(self, f"{source}: this is a {kind} config (it has {', '.join(found)}), "
+                                 f"and `simcards {command}` takes a {command} config; use "
+                                 f"`simcards {kind} {source}`")
+
+
+def problem_text(key: str, value: Any, allowed: str) -> str:
+    """One problem as a message says it; TOML has no null, so a None value is a missing key."""
+    key = _printable(key)
+    if value is None:
+        return f"{key}: missing; use {allowed}"
+    return f"{key} = {value!r}: use {allowed}"
 
 
 @dataclass(frozen=True)
@@ -117,6 +144,8 @@ def _int_problem(key: str, value: Any, minimum: int, problems: list, maximum: in
 
 
 def _read_toml(path: Path, source: str) -> dict:
+    if "\0" in str(path):  # open() would raise a ValueError
+        raise ConfigError(source, [("file", str(path), "a file path without a NUL character")])
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
@@ -130,6 +159,23 @@ def _read_toml(path: Path, source: str) -> dict:
         raise ConfigError(source, [("file", str(path), f"valid TOML ({exc})")]) from None
     except OSError as exc:
         raise ConfigError(source, [("file", str(path), f"a readable TOML file ({exc.strerror})")]) from None
+
+
+# The keys that only one kind of config has, by the command that takes it
+KIND_KEYS = {"run": ("bots", "backend", "scheduler", "include"),
+             "tune": ("tune", "baseline", "objective"),
+             "tournament": ("entrants",)}
+
+
+def check_config_kind(data: dict, command: str, source: str) -> None:
+    """A config of another kind (a tune config given to `simcards run`, ...): one message that
+    says what kind it is and which command takes it, instead of a list of unknown keys."""
+    if any(key in data for key in KIND_KEYS[command]):
+        return
+    for kind, keys in KIND_KEYS.items():
+        found = [key for key in keys if key in data]
+        if kind != command and found:
+            raise ConfigKindError(source, kind, command, found)
 
 
 def _unknown_keys(data: dict, known: tuple[str, ...], problems: list) -> None:
@@ -193,7 +239,7 @@ def _merge_include(data: dict, base: Path, source: str) -> dict:
     includes = data.get("include", [])
     if isinstance(includes, str):
         includes = [includes]
-    if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
+    if not isinstance(includes, list) or not all(isinstance(i, str) and "\0" not in i for i in includes):
         raise ConfigError(source, [("include", includes, "a list of TOML file paths")])
     merged = dict(data)
     own = Path(source).resolve() if Path(source).is_file() else None
@@ -202,7 +248,12 @@ def _merge_include(data: dict, base: Path, source: str) -> dict:
             raise ConfigError(source, [("include", item, "other TOML files, not the config itself")])
         extra = _read_toml(base / item, f"{source} (include {item})")
         if "rules" in extra:
-            merged["rules"] = {**extra["rules"], **merged.get("rules", {})}
+            if not isinstance(extra["rules"], dict):
+                raise ConfigError(f"{source} (include {item})",
+                                  [("rules", extra["rules"], "a table of rule options")])
+            own_rules = merged.get("rules", {})
+            if isinstance(own_rules, dict):  # else the config's own [rules] is the problem named
+                merged["rules"] = {**extra["rules"], **own_rules}
         if "bots" in extra and "bots" not in data:
             merged["bots"] = extra["bots"]
     return merged
@@ -269,6 +320,7 @@ def load_config(path: str | Path, **overrides: Any) -> RunConfig:
     over the file. Raises ConfigError listing every problem."""
     path = Path(path)
     data = _read_toml(path, str(path))
+    check_config_kind(data, "run", str(path))
     if overrides.get("deals") is not None:
         # --deals on the command line sets whatever the ruleset counts (deals or matches)
         ruleset = data.get("ruleset")
@@ -311,16 +363,17 @@ def load_tournament_config(path: str | Path, games: int | None = None) -> Tourna
     path = Path(path)
     source = str(path)
     data = _read_toml(path, source)
+    check_config_kind(data, "tournament", source)
     if games is not None:
         data["games"] = games
     problems: list[tuple[str, Any, str]] = []
     _unknown_keys(data, TOURNAMENT_KEYS, problems)
     game = _name_and_ruleset(data, problems)
     name, ruleset = data.get("name"), data.get("ruleset")
-    _int_problem("games", data.get("games"), 1, problems)
+    _int_problem("games", data.get("games"), 1, problems, MAX_UNITS)
     _int_problem("seed", data.get("seed", 0), 0, problems, INT64_MAX)
     if data.get("deals_per_game") is not None:
-        _int_problem("deals_per_game", data["deals_per_game"], 1, problems)
+        _int_problem("deals_per_game", data["deals_per_game"], 1, problems, MAX_UNITS)
     rules = _rules_problems(data, game, problems)
     entrants = data.get("entrants")
     seats = game.n_seats if game is not None else 2
@@ -399,7 +452,9 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
     """
     path = Path(path)
     source = str(path)
-    data = {**_read_toml(path, source), **{k: v for k, v in overrides.items() if v is not None}}
+    data = _read_toml(path, source)
+    check_config_kind(data, "tune", source)
+    data = {**data, **{k: v for k, v in overrides.items() if v is not None}}
     problems: list = []
     _unknown_keys(data, TUNE_KEYS, problems)
     game = _name_and_ruleset(data, problems)
@@ -410,12 +465,17 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         game = None
     unit_key = "matches" if game is not None and game.unit == "match" else "deals"
     units = data.get(unit_key)
-    _int_problem(unit_key, units, 2, problems)
-    _int_problem("seed", data.get("seed", 0), 0, problems)
+    _int_problem(unit_key, units, 2, problems, MAX_UNITS)
+    seed = data.get("seed", 0)
+    _int_problem("seed", seed, 0, problems, INT64_MAX)
+    # the verification's own seed: by default the seed's neighbour, wrapped within int64
+    default_verify_seed = (seed + 1_000_003) % (INT64_MAX + 1) if isinstance(seed, int) else 0
+    verify_seed = data.get("verify_seed", default_verify_seed)
+    _int_problem("verify_seed", verify_seed, 0, problems, INT64_MAX)
     _int_problem("grid", data.get("grid", 9), 3, problems)
-    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems)
+    _int_problem("chunk_size", data.get("chunk_size", 500), 1, problems, MAX_UNITS)
     verify = data.get("verify", 2 * units if isinstance(units, int) else 0)
-    _int_problem("verify", verify, 2, problems)
+    _int_problem("verify", verify, 2, problems, MAX_UNITS)
     workers = _workers(data, problems)
     objective = data.get("objective", "auto")
     if game is not None:
@@ -442,20 +502,21 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                 problems.append((key, spec, "a numeric parameter of the baseline bot: "
                                  + (", ".join(tunable) or "it has none")))
             elif (not isinstance(spec, list) or len(spec) not in (2, 3)
-                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in spec)
+                  or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                             and math.isfinite(v) for v in spec)
                   or spec[0] >= spec[1] or (len(spec) == 3 and spec[2] <= 0)):
-                problems.append((key, spec, "[low, high] or [low, high, resolution] with low < high"))
+                problems.append((key, spec, "[low, high] or [low, high, resolution] of finite "
+                                            "numbers with low < high and resolution > 0"))
             else:
                 ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
                                          float(spec[2]) if len(spec) == 3 else 1.0))
     output = _output(data, "reports", problems)
     if problems:
         raise ConfigError(source, problems)
-    seed = data.get("seed", 0)
     return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
                       baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
                       grid=data.get("grid", 9), verify=verify,
-                      verify_seed=data.get("verify_seed", seed + 1_000_003), workers=workers,
+                      verify_seed=verify_seed, workers=workers,
                       chunk_size=data.get("chunk_size", 500), output=output)
 
 

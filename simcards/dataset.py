@@ -76,10 +76,28 @@ def open_run(path: str | Path) -> RunData:
                            f"'simcards run CONFIG' under results/<name>/")
     try:
         manifest = json.loads(manifest_path.read_text())
-        for key in ("ruleset", "units", "chunk_size", "chunks", "config"):
-            manifest[key]
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{manifest_path} is unreadable ({exc})") from None
-    except (KeyError, TypeError) as exc:
-        raise DatasetError(f"{manifest_path} is not a simcards manifest (no {exc})") from None
+    if (problem := _manifest_problem(manifest)) is not None:
+        raise DatasetError(f"{manifest_path} is not a simcards manifest ({problem})")
     return RunData(path, manifest)
+
+
+# What every manifest holds (simcards.runner writes it), and what the readers take it as
+MANIFEST_TYPES = {"ruleset": str, "units": int, "chunk_size": int, "seed": int, "chunks": list,
+                  "config": dict, "options": dict}
+JSON_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
+
+
+def _manifest_problem(manifest) -> str | None:
+    """What makes ``manifest`` (parsed JSON) no manifest of a run, or None."""
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    for key, kind in MANIFEST_TYPES.items():
+        if key not in manifest:
+            return f"no {key!r}"
+        if not isinstance(manifest[key], kind) or isinstance(manifest[key], bool):
+            return f"{key} = {manifest[key]!r} is not {JSON_NAMES[kind]}"
+    if not all(isinstance(entry, dict) for entry in manifest["chunks"]):
+        return "a chunks entry is not an object"
+    return None

@@ -107,7 +107,7 @@ def bot_problems(spec: Any, family: BotFamily, n_seats: int, where: str = "bots"
             if key not in ("kind", "params"):
                 problems.append((f"{path}.{key}", item[key], "only the keys 'kind' and 'params'"))
         kind = item.get("kind")
-        if kind not in family.kinds:
+        if not isinstance(kind, str) or kind not in family.kinds:  # a list or table is no name
             problems.append((f"{path}.kind", kind, f"one of {kinds}"))
         params = item.get("params", {})
         if not isinstance(params, dict):
