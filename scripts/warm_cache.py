@@ -7,8 +7,8 @@ scripts/test.sh runs it before pytest-xdist starts its workers, so two workers n
 same kernel: they load it from the cache. A warm cache makes this a few seconds of loading.
 
 Per ruleset it plays one unit with each built-in bot kind at the first seat (random elsewhere:
-a search bot's loop is its own compile, `work` an array instead of None) and, where the game
-has a solver, one with its perfect-play columns. The rulesets are split among the processes by
+a search bot's loop is its own compile, `work` an array instead of None), where the game has a
+solver one with its perfect-play columns, a card of an interactive deal and a replay. The rulesets are split among the processes by
 the game folders they import (`simcards._jit.ImportGraph`), so rulesets sharing kernels (a
 family) compile in one process and no kernel is compiled twice.
 """
@@ -35,6 +35,12 @@ def warm(ruleset: str) -> None:
         game.simulate_chunk(1, seed=1, bots=[kind] + ["random"] * (game.n_seats - 1))
     if game.solver is not None:
         simcards.load(ruleset, **{game.solver.option: True}).simulate_chunk(1, seed=1, bots="random")
+    try:  # the interactive kernels and the replay (with perfect play), which many tests use
+        state = game.deal(seed=1, index=0)
+        state.play(state.suggest("heuristic"))
+        game.replay(1, 0, "heuristic", perfect_play=game.solver is not None)
+    except Exception as exc:  # a ruleset without them: the tests say what is wrong, not this
+        print(f"warm_cache: {ruleset}: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def groups(rulesets: list[str], jobs: int) -> list[list[str]]:
