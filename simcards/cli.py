@@ -293,6 +293,8 @@ def _cmd_tune(args) -> int:
     if args.units is not None:
         key = "matches" if config.ruleset and __import__("simcards").games.game_class(config.ruleset).unit == "match" else "deals"
         config = load_tune_config(args.config, **overrides, **{key: args.units})
+    if config.mode == "equilibrium":
+        return _tune_equilibrium(config, args)
     result = tune(config, log=(lambda _: None) if args.quiet else print)
     paths = write_outputs(result)
     v = result.verification
@@ -300,6 +302,25 @@ def _cmd_tune(args) -> int:
     print(f"verification (seed {v['seed']}): gain {v['gain']:+.4g} per unit, 95% interval "
           f"{v['lo']:+.4g} .. {v['hi']:+.4g} ({'significant' if v['significant'] else 'not significant'})")
     print(f"thresholds: {paths['thresholds']}")
+    print(f"report:     {paths['html']}")
+    return 0
+
+
+def _tune_equilibrium(config, args) -> int:
+    from simcards.tune.equilibrium import tune_equilibrium, write_equilibrium_outputs
+
+    command = " ".join(["simcards tune", str(args.config),
+                        *([f"--units {args.units}"] if args.units is not None else []),
+                        *([f"--workers {args.workers}"] if args.workers is not None else [])])
+    result = tune_equilibrium(config, log=(lambda _: None) if args.quiet else print)
+    paths = write_equilibrium_outputs(result, command)
+    if args.quiet:  # else the log ended with these
+        print(result.status())
+        print("shipped: " + ", ".join(f"{k} = {x:g}" for k, x in result.shipped.items()))
+    for message in result.edges:
+        print(f"warning: {message}")
+    print(f"thresholds: {paths['thresholds']}")
+    print(f"iterations: {paths['iterations']}")
     print(f"report:     {paths['html']}")
     return 0
 
@@ -478,7 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "tune bot parameters (bidding thresholds) against a baseline",
                         "Search bot parameter values that maximise the tuned side's expected gain "
                         "in duplicate matches against a baseline bot; writes "
-                        "reports/<name>/thresholds.toml (includable in a run config) and a report.",
+                        "reports/<name>/thresholds.toml (includable in a run config) and a report. "
+                        "With mode = \"equilibrium\" in the config, iterate: each iteration tunes "
+                        "against the one before, until two in a row find no gain (or "
+                        "max_iterations); it also writes iterations.json.",
                         "tune TOML (see configs/tune-*.toml)")
     p.add_argument("--units", type=_integer_arg, help="deals (matches for match rulesets) per candidate")
     p.add_argument("--workers", type=_workers_arg, metavar="K|auto", help="worker processes ('auto' = one per core)")

@@ -407,7 +407,10 @@ class ParamRange:
 
 
 TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
-             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size")
+             "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size",
+             "mode", "tolerance", "max_iterations")
+TUNE_MODES = ("baseline", "equilibrium")  # equilibrium: simcards/tune/equilibrium.py
+MAX_ITERATIONS = 100  # each iteration is a whole tune; a run that needs more is not converging
 
 
 @dataclass(frozen=True)
@@ -426,6 +429,10 @@ class TuneConfig:
     workers: int = 1
     chunk_size: int = 500
     output: str = "reports"
+    # equilibrium tuning (simcards/tune/equilibrium.py); "baseline" mode ignores the other two
+    mode: str = "baseline"
+    tolerance: float = 0.0
+    max_iterations: int = 6
 
     def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
         """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
@@ -444,6 +451,9 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         objective = "auto"            # "auto": the game's first objective (simcards rulesets NAME)
         grid = 9                      # values per coarse grid
         verify = 6000                 # units of the fresh-seed verification match
+        mode = "baseline"             # or "equilibrium": iterate best responses to the last one
+        tolerance = 0.0               # equilibrium: a verified gain below this is no gain
+        max_iterations = 6            # equilibrium: stop here at the latest
         [baseline]                    # the bot the tuned one starts from and plays against
         kind = "heuristic"
         [tune]                        # parameter = [low, high] or [low, high, resolution]
@@ -511,13 +521,22 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                 ranges.append(ParamRange(pname, float(spec[0]), float(spec[1]),
                                          float(spec[2]) if len(spec) == 3 else 1.0))
     output = _output(data, "reports", problems)
+    mode, tolerance = data.get("mode", "baseline"), data.get("tolerance", 0.0)
+    if mode not in TUNE_MODES:
+        problems.append(("mode", mode, "one of " + ", ".join(repr(m) for m in TUNE_MODES)))
+    if (isinstance(tolerance, bool) or not isinstance(tolerance, (int, float))
+            or not math.isfinite(tolerance) or not tolerance >= 0):
+        problems.append(("tolerance", tolerance, "a finite number >= 0 (the objective's unit per "
+                                                 "deal or match)"))
+    _int_problem("max_iterations", data.get("max_iterations", 6), 1, problems, MAX_ITERATIONS)
     if problems:
         raise ConfigError(source, problems)
     return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
                       baseline=baseline, ranges=tuple(ranges), rules=dict(rules),
                       grid=data.get("grid", 9), verify=verify,
                       verify_seed=verify_seed, workers=workers,
-                      chunk_size=data.get("chunk_size", 500), output=output)
+                      chunk_size=data.get("chunk_size", 500), output=output, mode=mode,
+                      tolerance=float(tolerance), max_iterations=data.get("max_iterations", 6))
 
 
 def tunable_params(game, baseline: dict) -> dict[str, float]:

@@ -16,9 +16,16 @@ from simcards.rng import MAX_DEALS_PER_MATCH
 SUIT = "CDHS"
 
 
+# Bids at every level, so that every scoring branch occurs: at the equilibrium defaults (kraak
+# 84, rekraak 133, superkraak 98) a rekraak is rare and a superkraak rarer (6 rekraaks and no
+# superkraak in 48,000 deals), so these rows use the thresholds of the earlier tune.
+CONTRA_BIDS = {"kraak_threshold": 76.0, "rekraak_threshold": 130.0, "superkraak_threshold": 69.0}
+
+
 @pytest.fixture(scope="module")
 def contra_run():
-    return simcards.load("kraken-contra").simulate_chunk(300, seed=21)
+    return simcards.load("kraken-contra").simulate_chunk(300, seed=21, bots={"kind": "heuristic",
+                                                                            "params": CONTRA_BIDS})
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +145,7 @@ def test_scorebord_rows(scorebord_run):
 def test_bidding_order_thresholds_and_estimates(run, names, request):
     deals = request.getfixturevalue(run)["deals"]
     params = {p[0]: p[1] for p in (CONTRA_PARAMS if len(names) == 3 else SCOREBORD_PARAMS)}
+    params.update(CONTRA_BIDS if len(names) == 3 else {})
     for row in _rows(deals):
         decl = row["declarer"]
         level = 0
@@ -208,8 +216,9 @@ def test_chunking_does_not_change_results():
 
 def test_replay_and_deal_reproduce_a_simulated_deal(contra_run):
     game = simcards.load("kraken-contra")
+    bots = {"kind": "heuristic", "params": CONTRA_BIDS}
     for row in _rows(contra_run["deals"].filter(pl.col("bid") > 0), 5):
-        rep = game.replay(21, row["deal_index"])
+        rep = game.replay(21, row["deal_index"], bots=bots)
         assert rep["dealer"] == row["dealer"] and rep["trump"] == SUIT[row["trump"]]
         assert rep["bid"] == game.bid_names[row["bid"]]
         res = rep["result"]
@@ -217,7 +226,7 @@ def test_replay_and_deal_reproduce_a_simulated_deal(contra_run):
         assert res["crosses"] == [row["crosses_0"], row["crosses_1"]]
         assert res["roem_hand"] == [row[f"roem_hand_{s}"] for s in range(4)]
         assert rep["bidding"][0]["estimate"] == pytest.approx(row["est_kraak_1"], abs=1e-4)
-        state = game.deal(seed=21, index=row["deal_index"])
+        state = game.deal(seed=21, index=row["deal_index"], bots=bots)
         assert [int(h) for h in state.dealt] == [row[f"hand_{s}"] for s in range(4)]
         assert state.bid == row["bid"] and state.trump == row["trump"]
 

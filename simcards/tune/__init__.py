@@ -14,6 +14,9 @@ own (`Game.objectives`; `simcards rulesets NAME` prints them).
 The tuned parameters and their ranges come from the config's [tune] table. The result is a
 thresholds.toml a run config can include as is, and a report with each parameter's gain curve
 and a verification match on a fresh seed.
+
+``mode = "equilibrium"`` repeats the tune, each iteration against the one before, until the
+thresholds are a best response to themselves (simcards/tune/equilibrium.py).
 """
 
 from __future__ import annotations
@@ -87,8 +90,10 @@ class TuneResult:
     best: dict[str, float]
     baseline_values: dict[str, float]
     profiles: dict[str, pl.DataFrame]  # parameter -> value, gain, se, lo, hi
-    verification: dict
+    verification: dict | None
     paths: dict[str, Path] = field(default_factory=dict)
+    idle: list[str] = field(default_factory=list)  # parameters without effect, kept (keep_idle)
+    evaluate: Callable | None = None  # the search's cached evaluator: params -> per-unit gains
 
 
 def _profile(evaluate, best: dict[str, float], rng: ParamRange, points: int) -> pl.DataFrame:
@@ -141,17 +146,35 @@ def thresholds_toml(result: TuneResult) -> str:
         f"# Verification on a fresh seed ({v['seed']}, {v['units']:,} {unit}es): gain per {unit} "
         f"{v['gain']:+.4g} (95% interval {v['lo']:+.4g} .. {v['hi']:+.4g}), "
         f"{'significant' if v['significant'] else 'not significant'}.".replace("deales", "deals"),
-        "# Use in a run config: include = [\"<path to this file>\"]",
-        "",
-        f"bots = {_toml_value({**c.baseline, 'params': params})}",
-        "",
+        *includable(c, params),
     ]
-    if c.rules:
-        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in c.rules.items()], ""]
     return "\n".join(lines)
 
 
-def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
+def includable(config: TuneConfig, params: dict[str, float]) -> list[str]:
+    """The lines of a thresholds.toml after its comments: the baseline bot with ``params``, and
+    the config's rules, for a run config's ``include``."""
+    lines = ["# Use in a run config: include = [\"<path to this file>\"]", "",
+             f"bots = {_toml_value({**config.baseline, 'params': params})}", ""]
+    if config.rules:
+        lines += ["[rules]", *[f"{k} = {_toml_value(val)}" for k, val in config.rules.items()], ""]
+    return lines
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary name, so no half file is ever seen."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def tune(config: TuneConfig, log: Callable[[str], None] = print, verify: bool = True,
+         keep_idle: bool = False) -> TuneResult:
+    """Search the config's parameters against its baseline (one best response), then verify the
+    result on a fresh seed unless ``verify`` is false. A parameter with no effect is an error,
+    unless ``keep_idle``: then it keeps the baseline's value (an equilibrium iteration against a
+    profile that never reaches that decision, e.g. no rekraak to answer: any value is a best
+    response; simcards/tune/equilibrium.py)."""
     game = load(config.ruleset, **config.rules)
     defaults = tunable_params(game, config.baseline)
     base_params = {**defaults, **config.baseline.get("params", {})}
@@ -169,16 +192,25 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"({config.objective}), {config.units:,} units per candidate")
     result = search(cached, list(config.ranges), start, grid_points=config.grid, log=log)
     profiles = {r.name: _profile(cached, result.best, r, config.grid) for r in config.ranges}
+    idle: list[str] = []
     for r in config.ranges:  # a parameter the rules never consult would "tune" to noise-free 0
         curve = [cached({**result.best, r.name: v}) for v in profiles[r.name]["value"]]
         if all(np.array_equal(curve[0], c) for c in curve[1:]):
+            if keep_idle:
+                result.best[r.name] = start[r.name]
+                idle.append(r.name)
+                log(f"{r.name}: every value played the same against this baseline (the decision "
+                    f"never arose); it keeps the baseline's {start[r.name]:g}")
+                continue
             raise UserError(f"tune.{r.name} = [{r.low:g}, {r.high:g}, {r.resolution:g}]: every value "
                             f"played the same with these rules of {config.ruleset} (the parameter has "
                             f"no effect); tune a parameter these rules use. Nothing was written")
-    log("verification on a fresh seed")
-    verification = _verification(config, result.best, log)
+    verification = None
+    if verify:
+        log("verification on a fresh seed")
+        verification = _verification(config, result.best, log)
     return TuneResult(config, result, result.best, {r.name: float(base_params[r.name]) for r in config.ranges},
-                      profiles, verification)
+                      profiles, verification, idle=idle, evaluate=cached)
 
 
 def write_outputs(result: TuneResult) -> dict[str, Path]:
@@ -191,9 +223,7 @@ def write_outputs(result: TuneResult) -> dict[str, Path]:
     thresholds = out_dir / "thresholds.toml"
     text = thresholds_toml(result)
     tomllib.loads(text)  # what we write must read back
-    temporary = thresholds.with_name(f".{thresholds.name}.{os.getpid()}.tmp")
-    temporary.write_text(text)
-    os.replace(temporary, thresholds)
+    replace_file(thresholds, text)
     paths = write_tune_report(result, out_dir)
     paths["thresholds"] = thresholds
     return paths

@@ -23,23 +23,28 @@ superkraak decisions are rare and noisier), ``est_partner_bid`` on the superkraa
 the partner's kraak, and each threshold where a logistic fit of "the bid would win with this
 play" on the estimate crosses 1/2: in contra a bid moves the crosses of the deal by the same
 amount either way, so it pays from there on. On the scoreboard a kraak stakes 32 (plus all
-roem) against the plain deal's entries, and the mean gain of a kraak turns positive near 82, its
-default threshold there (`bid_break_even`); the overkraak bases and threshold (104, where an
+roem) against the plain deal's entries, and the mean gain of a kraak turns positive near 82
+(`bid_break_even`), its threshold there before the tuning below; the overkraak bases and threshold (104, where an
 overkraak wins half the time) were refitted on `kraken-scorebord` runs with that kraak. `simcards.games.kraken.stats.estimate_calibration`
 and `bid_success_by_estimate` show both on any run. The superkraak bases are low (10): the
 seat faces a rekraak, and whoever kraaked already showed a strong hand, through its own
 evaluator or, for its partner, through ``est_partner_bid``.
 
-The thresholds were then tuned on whole matches, and the defaults are exactly what the shipped
-tune configs produce (duplicate matches against the untuned bot, every bid at 81):
+The thresholds were then tuned on whole matches to an equilibrium, and the defaults are exactly
+what the shipped tune configs produce (``mode = "equilibrium"``: iteration 1 against the untuned
+bot, every bid at 81, each later iteration against copies of the one before, in duplicate
+matches, until two iterations in a row gain nothing on a fresh seed):
 - contra, `simcards tune configs/tune-kraken-contra.toml` (fewer crosses per 16-deal match):
-  kraak 76, rekraak 130, superkraak 69; on a fresh seed 1.45 fewer crosses per match than the
-  untuned bot (95% interval 1.36 to 1.53). The rekraak gain curve is flat from about 107 up (the
-  values there differ by less than their standard errors), so a rekraak pays only with a very
-  strong estimate; the per-deal analysis misses that a kraak invites a rekraak and that the
-  match ends with 4 crosses for fewer points.
-- scoreboard, `simcards tune configs/tune-kraken-scorebord.toml` (higher final total): kraak 82,
-  overkraak 101; on a fresh seed +3.96 board points per game (3.55 to 4.36).
+  kraak 84, rekraak 133, superkraak 98, after 4 iterations (76/140/69, +1.45 crosses per match
+  over the untuned bot; 83/118/80, +0.36; 84/133/98, -0.008; 82/131/89, +0.002). A best response
+  to these defaults saves +0.002 crosses per match (95% interval -0.016 to +0.020): nothing. The
+  rekraak gain curve is flat from about 120 up and the superkraak curve almost flat (few
+  rekraaks to answer), so a rekraak pays only with a very strong estimate; the per-deal analysis
+  misses that a kraak invites a rekraak and that the match ends with 4 crosses for fewer points.
+- scoreboard, `simcards tune configs/tune-kraken-scorebord.toml` (higher final total): kraak 85,
+  overkraak 105, after 3 iterations (82/101, +3.96 board points per game over the untuned bot;
+  85/105, -0.13; 82/117, -0.20). A best response to these defaults gains -0.20 board points per
+  game (95% interval -0.46 to +0.06): nothing. The overkraak curve is flat from about 93 up.
 
 Random bots name a random trump and never bid (their estimate is still recorded).
 """
@@ -85,14 +90,14 @@ KRAKEN_EVALUATOR = {"w_base": 0.0, "w_trump_jack": 30.0, "w_trump_nine": 20.0, "
                     "w_roem": 0.5}
 # forced trump in Kraken: the free-selection threshold is never read
 _PLAY_PARAMS = kbots.bot_params(KRAKEN_EVALUATOR, declare_threshold=60.0)
-SUPERKRAAK_PARAMS = (_threshold("superkraak", 69.0, "defenders"), _base("superkraak", 1, 10.0),
+SUPERKRAAK_PARAMS = (_threshold("superkraak", 98.0, "defenders"), _base("superkraak", 1, 10.0),
                      _base("superkraak", 2, 10.0))
-CONTRA_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(76.0, 33.6, 30.6)
-                 + _level2("rekraak", 130.0, 42.0, 58.0) + SUPERKRAAK_PARAMS)
+CONTRA_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(84.0, 33.6, 30.6)
+                 + _level2("rekraak", 133.0, 42.0, 58.0) + SUPERKRAAK_PARAMS)
 # the scoreboard's kraak stakes 32 against a plain deal's entries: it pays from a higher
 # estimate, and the stronger krakers that leaves make an overkraak harder
-SCOREBORD_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(82.0, 33.7, 32.4)
-                    + _level2("overkraak", 101.0, 38.8, 57.3))
+SCOREBORD_PARAMS = (_PLAY_PARAMS + ESTIMATE_PARAMS + _kraak(85.0, 33.7, 32.4)
+                    + _level2("overkraak", 105.0, 38.8, 57.3))
 CONTRA_BOTS = BotFamily(kinds=kbots.KINDS, params=CONTRA_PARAMS, counts=kbots.COUNTS)
 SCOREBORD_BOTS = BotFamily(kinds=kbots.KINDS, params=SCOREBORD_PARAMS, counts=kbots.COUNTS)
 
