@@ -261,7 +261,8 @@ def simulate_into(out, seed, start, T, kinds, params, traces, work):
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, kinds, params, rng, trace, work)
         if tracing:
-            traces[k, :] = trace
+            for c in range(trace.shape[0]):  # not a slice assignment: it compiles an error message
+                traces[k, c] = trace[c]
         points_d = st[S_POINTS + declarer] + mask_points(T, discard)
         tricks_d = st[S_TRICKS + declarer]
         points_o = 0
