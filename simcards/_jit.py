@@ -46,7 +46,6 @@ import os
 import tempfile
 import time
 import types
-from contextlib import contextmanager
 from pathlib import Path
 
 from numba import njit
@@ -340,38 +339,6 @@ def read_compile_log(path) -> list[dict]:
         return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     except FileNotFoundError:
         return []
-
-
-class CompileWatch(event.Listener):
-    """Counts and times the compiles of a block (`watching_compiles`): ``count`` top-level
-    compiles, ``seconds`` of them; ``on_first`` is called when the first one starts."""
-
-    def __init__(self, on_first=None):
-        self.on_first = on_first
-        self.count, self.seconds, self._depth, self._started = 0, 0.0, 0, 0.0
-
-    def on_start(self, event_):
-        if self._depth == 0:
-            if self.count == 0 and self.on_first is not None:
-                self.on_first()
-            self.count += 1
-            self._started = time.perf_counter()
-        self._depth += 1
-
-    def on_end(self, event_):
-        self._depth -= 1
-        if self._depth == 0:
-            self.seconds += time.perf_counter() - self._started
-
-
-@contextmanager
-def watching_compiles(on_first=None):
-    """A `CompileWatch` of the compiles this process makes inside the block (a load from the
-    cache is no compile): ``on_first()`` runs when the first one starts, so a caller can say
-    that it compiles before the seconds go."""
-    watch = CompileWatch(on_first)
-    with event.install_listener("numba:compile", watch):
-        yield watch
 
 
 if os.environ.get("SIMCARDS_COMPILE_LOG"):

@@ -54,7 +54,7 @@ t0 = time.perf_counter()
 import simcards
 imported = time.perf_counter() - t0
 try:
-    from simcards._jit import watching_compiles
+    from simcards.compiling import watching_compiles
 except ImportError:  # a build from before the compile watch (scripts/compile_times.py --python)
     watching_compiles = None
 game = simcards.load(sys.argv[1])
@@ -76,7 +76,7 @@ def cold_first_run(ruleset: str, units: int = 1_000, bots: str = "heuristic",
     """A first ``simulate`` of ``units`` in a fresh process with an empty cache folder
     (NUMBA_CACHE_DIR): its seconds in all (``wall_seconds``: import, compile, play, as a new
     user's first run), of the import, and of compiling (``compile_seconds``: the top-level
-    compiles, `simcards._jit.watching_compiles`), the process's CPU seconds and the number of
+    compiles, `simcards.compiling.watching_compiles`), the process's CPU seconds and the number of
     compiles. ``env``: more environment for the child (a compile log); ``python``, ``cwd``:
     another build's interpreter and folder, to compare two builds."""
     with tempfile.TemporaryDirectory() as folder:

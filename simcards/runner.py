@@ -411,9 +411,9 @@ class _Ticker:
 
 @contextmanager
 def _announcing_compiles(ruleset: str, quiet: bool):
-    """Watch this process's compiles (`simcards._jit.watching_compiles`); on a terminal (not
+    """Watch this process's compiles (`simcards.compiling.watching_compiles`); on a terminal (not
     ``quiet``) say so, with the seconds, from the first one to the end of the block."""
-    from simcards._jit import watching_compiles
+    from simcards.compiling import watching_compiles
 
     ticker = _Ticker(ruleset) if not quiet and sys.stderr.isatty() else None
     with watching_compiles(ticker.start if ticker else None) as watch:
