@@ -125,11 +125,12 @@ def bot_sanity_section(game, run) -> Section:
         tables.append(Table("bot_sanity", pl.DataFrame(rows),
                             f"Figures that depend on the bots: this run, and uniform random play on the "
                             f"same seed's first {units:,} {game.unit}es".replace("deales", "deals")))
-    lines += list(game.published_references)
+    lines += [str(reference) for reference in game.published_references]
     text = ("Figures marked 'depends on the bots' are properties of these bots playing the game, "
             "not of the game alone: a stronger or weaker bot moves them. The random-play column "
             "is a floor (no skill at all); published figures, where the game has them, come from "
-            "people. Card-only figures (the cards dealt, exact odds) do not depend on the bots.")
+            "people or other programs, each with its source and sample size. Card-only figures "
+            "(the cards dealt, exact odds) do not depend on the bots.")
     return Section("Bot sanity: the game, or the bot?", text, tables=tables, notes=lines)
 
 

@@ -9,8 +9,8 @@ import polars as pl
 import simcards
 
 GAME = simcards.load("doppelkopf")
-QUIET = {"solo_threshold": 999, "announce_threshold": 999, "no90_threshold": 999,
-         "no60_threshold": 999, "no30_threshold": 999}
+QUIET = {"solo_threshold": 999, "announce_threshold": 999, "kontra_threshold": 999,
+         "no90_threshold": 999, "no60_threshold": 999, "no30_threshold": 999}
 
 
 def party_gain(n: int, seed: int) -> np.ndarray:
@@ -52,6 +52,7 @@ def test_thresholds_drive_the_decisions():
     assert quiet["game_type"].is_in([0, 1, 2]).all()
     keen = GAME.simulate(1000, seed=2, bots={"kind": "heuristic",
                                              "params": {"announce_threshold": -999,
+                                                        "kontra_threshold": -999,
                                                         "solo_threshold": 999}})
     normal = keen.filter(pl.col("game_type") == 0)
     assert ((normal["ann_re"] >= 11) & (normal["ann_kontra"] >= 10)).all()  # Re, and the reply
@@ -61,6 +62,41 @@ def test_thresholds_drive_the_decisions():
     silent = GAME.simulate(1000, seed=2, bots={"kind": "heuristic",
                                                "params": {"marriage_silent": 1, **QUIET}})
     assert silent["game_type"].is_in([0, 3]).all() and (silent["game_type"] == 3).any()
+
+
+def test_re_and_kontra_have_their_own_thresholds():
+    only_re = GAME.simulate(1000, seed=2, bots={"kind": "heuristic", "params": {
+        **QUIET, "announce_threshold": -999}})
+    normal = only_re.filter(pl.col("game_type") == 0)
+    assert (normal["ann_re"] == 12).all() and (normal["ann_kontra"] == -1).all()
+    only_kontra = GAME.simulate(1000, seed=2, bots={"kind": "heuristic", "params": {
+        **QUIET, "kontra_threshold": -999}})
+    normal = only_kontra.filter(pl.col("game_type") == 0)
+    assert (normal["ann_re"] == -1).all() and (normal["ann_kontra"] >= 11).all()
+
+
+def test_a_threshold_out_of_reach_is_never_called_nor_passed_over():
+    eager = {"announce_threshold": -999, "kontra_threshold": -999, "no90_threshold": -999,
+             "no60_threshold": -999, "no30_threshold": -999, "solo_threshold": 999}
+    deals = GAME.simulate(500, seed=2, bots={"kind": "heuristic", "params": {
+        **eager, "announce_threshold": 1e9}})
+    assert (deals["ann_re"] == -1).all() and (deals["ann_kontra_no30"] >= 0).any()
+    deals = GAME.simulate(500, seed=2, bots={"kind": "heuristic", "params": {
+        **eager, "no60_threshold": 1e9}})
+    assert (deals["ann_re_no90"] >= 0).any() and (deals["ann_re_no60"] == -1).all()
+    assert (deals["ann_kontra_no30"] == -1).all()
+
+
+def test_call_gains_compare_the_same_deals():
+    from simcards.games.doppelkopf.calls import call_gains
+
+    gains = call_gains(GAME, deals=2000, seed=3)
+    re = gains.filter(pl.col("call") == "Re").row(0, named=True)
+    # Re's gain over every deal is its gain where made, diluted by the deals without the call
+    assert re["made"] > 0
+    assert abs(re["gain_mean"] * 2000 - re["gain_made_mean"] * re["made"]) < 1e-6
+    never = gains.filter(pl.col("made") == 0)
+    assert (never["gain_mean"] == 0).all()
 
 
 def test_announcements_follow_the_estimate():

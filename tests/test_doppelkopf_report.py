@@ -20,12 +20,18 @@ def test_report_reads_well(tmp_path: Path):
     assert main(["run", str(cfg), "--quiet"]) == 0
     assert main(["report", str(tmp_path / "results" / "doko"), "--out", str(tmp_path / "reports")]) == 0
     text = (tmp_path / "reports" / "doko" / "report.md").read_text()
-    for title in ("## Summary", "## Games and parties", "## Announcements", "## Solos and marriages",
-                  "## Special points", "## Scores", "## Bot sanity"):
+    for title in ("## Summary", "## Games and parties", "## Announcements",
+                  "## What the calls gain", "## Solos and marriages", "## Special points",
+                  "## Scores", "## Bot sanity"):
         assert title in text
     assert "one player holds both club queens in 23.4% of random deals" in text
     assert "exactly 11/47 = 23.4%" in text
-    assert "Re wins" in text and "strong tables announce" in text.lower()
+    assert "Re wins" in text and "strong tables announce" not in text.lower()
+    assert "Doppelkopf-Wissen" in text and "the source gives no sample size" in text
+    assert "neither" not in text.lower()
+    gains = pl.read_csv(tmp_path / "reports" / "doko" / "tables" / "call_gains.csv")
+    assert gains["call"].to_list()[:2] == ["Re", "Kontra"] and (gains["deals"] == 3000).all()
+    assert gains.filter(pl.col("call") == "Re")["made in the duplicate"][0] > 0
     for png in ("game_types.png", "announcements.png", "success_by_estimate.png", "score_hist.png"):
         assert (tmp_path / "reports" / "doko" / png).exists()
 

@@ -76,6 +76,12 @@ def test_report_sections_write_their_charts(deals, tmp_path):
             assert (tmp_path / figure.filename).stat().st_size > 0
     check = next(s for s in sections if s.title == "How much the bots' play is worth").tables[0].frame
     assert check.height == 3
+    # a column of published figures is named by its source and sample size
+    from simcards.games.skat.report import REF_COLUMN
+
+    columns = [c for s in sections for t in s.tables for c in t.frame.columns]
+    assert "reference" not in columns and columns.count(REF_COLUMN) == 5
+    assert "17,967,106" in REF_COLUMN
 
 
 def test_placings_from_series_of_36_deals():

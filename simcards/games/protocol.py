@@ -24,8 +24,9 @@ checks that every ruleset sets them):
   ``tune_seatings`` (default: the partnerships, else each seat alone); ``objectives``: tuning
   objectives, name -> `Objective`, the first the default; ``bench``: `BenchEntry` rows for
   `scripts/bench.py`; ``deals_per_game``: the deals of a tournament game of a deal-unit
-  ruleset; ``published_references``: published figures of human play (with their source) the
-  report sets beside the bots'; ``summary_note``: what the report's summary says above its
+  ruleset; ``published_references``: published figures of human play or other programs
+  (`simcards.games.references.Reference`: each names its source and its sample size, or says
+  the source gives none) the report sets beside the bots'; ``summary_note``: what the report's summary says above its
   headline figures.
 
 What it implements (the abstract methods):
@@ -212,8 +213,8 @@ class Game(abc.ABC):
     # deals that form one game of a tournament for deal-unit rulesets (an option
     # ``deals_per_match`` overrides it)
     deals_per_game: int = 16
-    # published figures of people's play the report sets beside the bots' (bot sanity section)
-    published_references: tuple[str, ...] = ()
+    # published figures the report sets beside the bots' (bot sanity section): References
+    published_references: tuple = ()
     # what the report's summary says above its headline figures
     summary_note: str = ("Figures marked 'depends on the bots' measure these bots playing this "
                          "ruleset, not the game itself.")

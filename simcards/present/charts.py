@@ -99,6 +99,8 @@ def rate_bars(frame: pl.DataFrame, label: str, path: Path, title: str, xlabel: s
         ax.invert_yaxis()
         if log:
             ax.set_xscale("log")
+            if percent:
+                ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}%"))
         elif percent:
             percent_axis(ax, "x")
         finish(fig, ax, path, title, ylabel, xlabel)

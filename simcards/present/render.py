@@ -99,6 +99,8 @@ def display(frame: pl.DataFrame, percent: tuple[str, ...] = ()) -> tuple[list[st
                 cells.append(fmt.rate_ci(*vals))
             elif kind == "mean":
                 cells.append(fmt.mean_se(*vals))
+            elif kind == "interval" and vals[0] is None and vals[1] is None:
+                cells.append("")  # no interval (too few values)
             elif kind == "interval":
                 pre = srcs[0][:-2]
                 both_pct = (pre in percent or "rate" in pre or "share" in pre) and all(

@@ -16,8 +16,9 @@ from simcards.games.registry import load
 from simcards.games.doppelkopf import bots as B
 from simcards.games.doppelkopf.rules import FOX_MASK, G_FIRST_SOLO, NORMAL
 
-QUIET = {"announce_threshold": 999.0, "no90_threshold": 999.0, "no60_threshold": 999.0,
-         "no30_threshold": 999.0}
+# every call out of reach, even of a forced solo's estimate (its offset raised to 1000)
+QUIET = {name: 1e9 for name in ("announce_threshold", "kontra_threshold", "no90_threshold",
+                                "no60_threshold", "no30_threshold", "schwarz_threshold")}
 
 
 def _fit(features: list, target: list) -> tuple[np.ndarray, float]:

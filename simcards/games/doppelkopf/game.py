@@ -38,6 +38,7 @@ from simcards.games.doppelkopf.scoring import ANNOUNCEMENTS
 from simcards.games.doppelkopf.userbot import SUPPORT as DOPPELKOPF_USER_BOTS
 from simcards.games.play import TrickState, cards_played, check_seat, deal_source, parse_deal
 from simcards.games.protocol import BenchEntry, Game, Objective
+from simcards.games.references import NO_SAMPLE_SIZE, Reference
 from simcards.games.userbots import PYTHON_KIND
 
 DOPPELKOPF_BOTS = BotFamily(kinds=dbots.KINDS, params=dbots.PARAMS)
@@ -70,9 +71,9 @@ class Doppelkopf(Game):
     objectives = {"score": Objective("score", "the tuned seat's score per deal", _seat_scores)}
     bench = (BenchEntry("random"), BenchEntry("heuristic", 80_000))
     published_references = (
-        "Published figures of online play (large German Doppelkopf servers): about 70% of the "
-        "deals are normal games, the rest marriages and solos.",
-        "Strong tables announce (Re or Kontra, at least) in about 3 of 4 games.",
+        Reference("Doppelkopf-Wissen", "70% of all Doppelkopf games are normal games, the rest "
+                  "marriages and solos (silent marriages included).",
+                  "doko-wissen.de, article \"Normalspiel\"", NO_SAMPLE_SIZE),
     )
 
     def __init__(self, **options: Any):

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import polars as pl
 
-from simcards.games.doppelkopf import stats
+from simcards.games.doppelkopf import calls, stats
 from simcards.present import charts, fmt, seats
 from simcards.present.render import Figure, Section, Table
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
+# deals the duplicate measurement of the calls plays (7 times each): a few seconds of work
+CALL_DEALS = 40_000
 
 
 def _both_queens_note(table: pl.DataFrame) -> str:
@@ -23,7 +25,8 @@ def _both_queens_note(table: pl.DataFrame) -> str:
 
 def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
     charts.rate_bars(tables["game_types"], "game", out_dir / "game_types.png",
-                     title="Game types", xlabel="game played", ylabel="share of deals (%)")
+                     title="Game types", xlabel="game played",
+                     ylabel="share of deals (%, log scale: the solos are rare)", log=True)
     charts.rate_bars(tables["announcements"].filter(pl.col("hits") > 0), "call",
                      out_dir / "announcements.png", title="Announcements",
                      xlabel="call (Absagen count their passed-over levels too)",
@@ -52,13 +55,12 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
             "the partner; else it plays alone) unless a solo goes first. Which solos are played "
             "and how often Re wins depend on the bots.",
             figures=[Figure("game_types.png", "Share of deals of each game type, with 95% "
-                            "Wilson intervals.")],
+                            "Wilson intervals, on a log scale so that the rare solos show.")],
             notes=[_both_queens_note(tables["both_queens"])],
             tables=[Table("game_types", tables["game_types"],
                           "Game types: share of deals, and Re's win rate in each"),
                     Table("re_win_normal", tables["re_win_normal"],
-                          "Re's win rate in normal games, by who announced (neither: both parties "
-                          "missed an Absage)")]),
+                          "Re's win rate in normal games, by who announced")]),
         Section(
             "Announcements",
             "Re/Kontra while the announcer holds 11 cards or more (a reply one fewer), no 90 / 60 / "
@@ -109,6 +111,51 @@ def sections(tables: dict[str, pl.DataFrame], out_dir: Path) -> list[Section]:
     ]
 
 
+def calls_section(game, run, deals: pl.LazyFrame) -> Section:
+    """How often each call is made in the run, and what it gains its party in duplicate against
+    the same bots that never make it (calls.py), on the run seed's first deals."""
+    rates = calls.call_rates(deals)
+    text = ("How often each call is made in this run, and what it is worth to its party: the "
+            "run seed's first deals are played twice, with the run's bots and with the same bots "
+            "whose threshold for that call is out of reach (the call is never made, nor passed "
+            "over), everything else decided as before. The gain is the calling party's points "
+            "(its players' scores summed; the soloist's own score for the solo) with the call "
+            "less without it: per deal over all deals (0 where the call is not made: the deal "
+            "plays out the same) and per deal where it is made, each with its 95% interval. No "
+            "90, 60 and 30 share one threshold between the parties. The gains measure these bots' "
+            "calls at their thresholds, not what a call is worth to a stronger player.")
+    try:
+        kinds, params = game.resolve_bots(run.manifest["config"]["bots"])
+        seed = int(run.manifest["seed"])
+    except (KeyError, TypeError, ValueError):
+        kinds, seed = None, None
+    names = game.bots.param_names
+    if kinds is None or any(int(k) != game.bots.kinds["heuristic"] for k in kinds):
+        return Section("What the calls gain", text, notes=[
+            "The duplicate measurement needs the built-in heuristic at every seat; this run's "
+            "rates only."], tables=[Table("call_rates", rates, "Calls made per deal (this run)")])
+    bots = [{"kind": "heuristic", "params": dict(zip(names, map(float, row)))} for row in params]
+    units = min(CALL_DEALS, max(run.units_done, 1))
+    gains = calls.call_gains(game, deals=units, seed=seed, bots=bots)
+    runs = 1 + len({c.threshold for c in calls.CALLS})
+    table = rates.join(gains.rename({"deals": "duplicate deals", "made": "made in the duplicate"}),
+                       on="call", how="left").rename({
+                           "gain_mean": "gain per deal", "gain_lo": "gain per deal lo",
+                           "gain_hi": "gain per deal hi", "gain_made_mean": "gain where made",
+                           "gain_made_lo": "gain where made lo", "gain_made_hi": "gain where made hi"})
+    table = table.with_columns(pl.col(pl.Float64).fill_nan(None)).rename(
+        {"n": "deals", "hits": "made"})
+    shown = ["call", "deals", "made", "rate", "lo", "hi", "made in the duplicate", "gain per deal", "gain per deal lo",
+             "gain per deal hi", "gain where made", "gain where made lo", "gain where made hi"]
+    cost = (f"The duplicate played {runs} runs of the seed's first {units:,} deals "
+            f"({runs * units:,} deals) in {gains['seconds'][0]:.1f} s.")
+    return Section("What the calls gain", text, notes=[cost], tables=[
+        Table("call_gains", table, "Each call: how often it is made in this run (per deal), and "
+              "its party's points with it less without it in duplicate, per deal and per deal "
+              "where it is made", columns=shown)])
+
+
 def build(game, run, out_dir: Path) -> list[Section]:
     deals = run.scan()
-    return sections(stats.all_tables(deals), out_dir)
+    parts = sections(stats.all_tables(deals), out_dir)
+    return [*parts[:2], calls_section(game, run, deals), *parts[2:]]

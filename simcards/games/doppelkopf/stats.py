@@ -76,8 +76,7 @@ def re_win_normal(lf: pl.LazyFrame) -> pl.DataFrame:
               "Kontra only": (pl.col("ann_re") < 0) & (pl.col("ann_kontra") >= 0),
               "both": (pl.col("ann_re") >= 0) & (pl.col("ann_kontra") >= 0)}
     return pl.concat([normal.filter(cond).select(pl.lit(name).alias("games"),
-                                                 *rate_exprs(pl.col("winner") == 1),
-                                                 *rate_exprs(pl.col("winner") == 0, "neither_"))
+                                                 *rate_exprs(pl.col("winner") == 1))
                       for name, cond in groups.items()]).collect()
 
 

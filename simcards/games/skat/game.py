@@ -30,7 +30,7 @@ from simcards.games.skat.rules import (
 )
 from simcards.games.skat.scoring import BID_LADDER, CONTRACTS
 from simcards.games.skat.solver import SOLVER as SKAT_SOLVER
-from simcards.games.skat.stats import SOURCE as REFERENCE
+from simcards.games.skat.stats import SKAT_ONLINE, SOURCE as REFERENCE
 from simcards.games.skat.userbot import SUPPORT as SKAT_USER_BOTS
 
 SKAT_BOTS = BotFamily(kinds=sbots.KINDS, params=sbots.PARAMS, counts=sbots.COUNTS)
@@ -87,12 +87,7 @@ class SkatGame(Game):
     summary_note = ("Every figure below is a property of these bots playing Skat, not of the game "
                     "alone: bids, contracts, win rates and Schneider rates move with the bots' "
                     f"thresholds and play. Each stands beside the human reference of {REFERENCE}.")
-    published_references = (
-        "Skat-Online, 17,967,106 tournament games: 4.9% of deals passed in; of the games played "
-        "Diamonds 10.7%, Hearts 13.4%, Spades 16.2%, Clubs 21.1%, Grand 32.2%, Null 6.4%; the "
-        "declarer wins 81.6% (suits 77.5-77.9%, Grand 91.4%, Null 70.7%); Schneider in 23.4% "
-        "of games (48.9% of Grands), Schwarz 1.4%, Ouvert 2.7%.",
-    )
+    published_references = (SKAT_ONLINE,)
 
     def __init__(self, **options: Any):
         super().__init__(**options)

@@ -26,27 +26,29 @@ from simcards.engine.state import (
     S_WIN_POS,
 )
 from simcards.engine.trick import TRUMP, eff_suit
-from simcards.games.skat._kernels import S_OUVERT
-from simcards.games.skat.rules import NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
+from simcards.games.skat._kernels import S_HAND_GAME, S_OUVERT, S_SKAT
+from simcards.games.skat.rules import GRAND, JACKS_MASK, NULL, T_BEATERS, T_POINTS, T_POWER, T_SUIT_MASKS
 
 PARAMS = (
+    # the estimates' weights and centres: `python -m simcards.games.skat.calibrate` (40,000
+    # deals) with the declarer play of this module; the Null fit is unchanged by it
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
-    ("suit_w_trump", 1.0, "suit estimate: each trump held (jacks included)"),
-    ("suit_w_jack", 0.51, "suit estimate: each jack, on top of counting as a trump"),
-    ("suit_w_club_jack", 0.18, "suit estimate: the club jack, on top"),
-    ("suit_w_trump_high", 0.54, "suit estimate: the ace and the ten of trumps, each"),
-    ("suit_w_side_ace", 1.12, "suit estimate: each ace of a plain suit"),
+    ("suit_w_trump", 1.02, "suit estimate: each trump held (jacks included)"),
+    ("suit_w_jack", 0.39, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.23, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.52, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.11, "suit estimate: each ace of a plain suit"),
     ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
-    ("suit_w_void", 0.1, "suit estimate: each plain suit the hand is void in"),
-    ("suit_center", 6.8, "suit estimate: the score with an even chance"),
+    ("suit_w_void", 0.16, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.43, "suit estimate: the score with an even chance"),
     ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
     # Grand estimate
-    ("grand_w_jack", 1.61, "Grand estimate: each jack"),
-    ("grand_w_club_jack", 0.28, "Grand estimate: the club jack, on top"),
-    ("grand_w_ace", 1.24, "Grand estimate: each ace"),
-    ("grand_w_ten", 0.63, "Grand estimate: each ten held with its ace or two more cards"),
-    ("grand_w_long", 0.09, "Grand estimate: each card beyond three in a suit headed by its ace"),
-    ("grand_center", 5.63, "Grand estimate: the score with an even chance"),
+    ("grand_w_jack", 1.55, "Grand estimate: each jack"),
+    ("grand_w_club_jack", 0.44, "Grand estimate: the club jack, on top"),
+    ("grand_w_ace", 1.23, "Grand estimate: each ace"),
+    ("grand_w_ten", 0.58, "Grand estimate: each ten held with its ace or two more cards"),
+    ("grand_w_long", 0.08, "Grand estimate: each card beyond three in a suit headed by its ace"),
+    ("grand_center", 5.48, "Grand estimate: the score with an even chance"),
     ("grand_scale", 1.0, "Grand estimate: score per logistic unit"),
     # Null estimate: logistic((null_center - danger) / null_scale)
     ("null_center", 9.9, "Null estimate: the danger (sum over cards of how far a card sits above "
@@ -204,9 +206,12 @@ def _unseen(st, seat):
 def _declarer_card(legal, st, T, params):
     contract = st[S_CONTRACT]
     seat = st[S_TO_MOVE]
-    hand = st[S_HAND + seat]
     trumps = _suit(T, contract, TRUMP)
     unseen = _unseen(st, seat)
+    if not st[S_HAND_GAME]:
+        unseen &= ~st[S_SKAT]  # he laid the Skat away himself: no defender holds those cards
+    # nor a card of a suit both defenders have shown void in (in a Hand game it is in the Skat)
+    unseen &= ~(void_cards(st, (seat + 1) % 3, T, contract) & void_cards(st, (seat + 2) % 3, T, contract))
     n = st[S_N_PLAYED]
     if n == 0:
         my_trumps = legal & trumps
@@ -237,12 +242,90 @@ def _declarer_card(legal, st, T, params):
                     best_suit, best_len = suit, length
             return _lowest(plain & _suit(T, contract, best_suit), T, contract, True)
         return _extreme_power(legal, T, contract, False)
-    return _follow(legal, st, T, params, unseen, n, hand)
+    return _declarer_follow(legal, st, T, params, unseen, n)
+
+
+@hot
+def _declarer_follow(legal, st, T, params, unseen, n):
+    """The declarer's card to a defender's lead, second or last to play. Both defenders play
+    against him, so every trick he lets go is theirs: he counts what a card he throws gives
+    away, and banks points in a trick nobody can take from him."""
+    contract = st[S_CONTRACT]
+    best = st[S_TRICK + st[S_WIN_POS]]
+    beating = legal & _beaters(T, contract, best)
+    if beating == 0:
+        return _lowest(legal, T, contract, True)
+    trumps = _suit(T, contract, TRUMP)
+    points = _trick_points(st, T)
+    led = eff_suit(T, contract, st[S_TRICK])
+    last_defender = (st[S_TO_MOVE] + 1) % 3
+    if led != TRUMP and legal & _suit(T, contract, led) == 0:
+        # void in the led suit: ruff when the trick is worth a trump, counting the card he
+        # would throw instead (a ten thrown is ten points given to the defenders). Second in a
+        # suit game he always ruffs: the last defender would smear a ten or an ace on his
+        # partner's trick (in a Grand, where a ruff spends a jack, this lost 0.6: measured)
+        throw = _lowest(legal, T, contract, True)
+        worth = points if (np.int64(1) << throw) & trumps else points + _pts(T, throw)
+        if worth < params[P_CONTEST] and (n == 2 or contract == GRAND):
+            return throw
+        if n == 2:
+            # last: the trick is his whatever he ruffs with; bank the trump with the most
+            # points (ace, ten) and keep the jacks for control
+            bank = beating & ~JACKS_MASK
+            if bank:
+                return _most_points(bank, T, contract)
+            return _extreme_power(beating, T, contract, False)
+        # second: the last defender overruffs only if void in the led suit too; while he has
+        # not shown that, the lowest trump wins, else the lowest trump nobody can beat
+        if not void_cards(st, last_defender, T, contract) & _suit(T, contract, led):
+            return _extreme_power(beating, T, contract, False)
+        sure = _sure_cards(beating, unseen, T, contract)
+        if sure:
+            return _extreme_power(sure, T, contract, False)
+        # no trump is sure either: ruff low all the same; the trick and the card thrown are
+        # lost for certain, the ruff only when the last defender holds a higher trump
+        return _extreme_power(beating, T, contract, False)
+    plain = beating & ~trumps
+    if n == 2:  # last: take it, with the most points the winning cards allow
+        if plain:
+            return _most_points(plain, T, contract)
+        bank = beating & ~JACKS_MASK
+        if bank:
+            return _most_points(bank, T, contract)
+        if points >= params[P_CONTEST]:
+            return _extreme_power(beating, T, contract, False)
+        return _lowest(legal, T, contract, True)
+    # second in a suit game: a plain card no unseen card of the led suit beats wins while the
+    # last defender must follow suit (in a Grand this lost 1 list point a game: measured)
+    if plain and contract != GRAND and not void_cards(st, last_defender, T, contract) & _suit(T, contract, led):
+        suit_sure = _sure_cards(plain, unseen & _suit(T, contract, led), T, contract)
+        if suit_sure:
+            return _most_points(suit_sure, T, contract)
+    sure = _sure_cards(beating, unseen, T, contract)
+    if sure:
+        return _most_points(sure, T, contract)
+    if beating & trumps:  # a trump lead: win it with his lowest trump that does, whatever it holds
+        return _extreme_power(beating & trumps, T, contract, False)
+    return _lowest(legal, T, contract, True)
+
+
+@hot
+def _sure_cards(cards, unseen, T, contract):
+    """The cards of ``cards`` that no unseen card beats."""
+    sure = np.int64(0)
+    rest = cards
+    while rest:
+        card = lowest_bit_index(rest)
+        rest &= rest - 1
+        if _beaters(T, contract, card) & unseen == 0:
+            sure |= np.int64(1) << card
+    return sure
 
 
 @kernel
 def _follow(legal, st, T, params, unseen, n, hand):
-    """Following as declarer or as a defender whose partner does not hold the trick."""
+    """Following as a defender whose partner does not hold the trick (the declarer follows
+    with `_declarer_follow`)."""
     contract = st[S_CONTRACT]
     best = st[S_TRICK + st[S_WIN_POS]]
     beating = legal & _beaters(T, contract, best)
@@ -258,13 +341,7 @@ def _follow(legal, st, T, params, unseen, n, hand):
             return _extreme_power(beating, T, contract, False)
         return _lowest(legal, T, contract, True)
     # second: win when the card is sure against the last player, or the trick is worth it
-    sure = np.int64(0)
-    rest = beating
-    while rest:
-        card = lowest_bit_index(rest)
-        rest &= rest - 1
-        if _beaters(T, contract, card) & unseen == 0:
-            sure |= np.int64(1) << card
+    sure = _sure_cards(beating, unseen, T, contract)
     if sure:
         return _most_points(sure, T, contract)
     if points >= params[P_CONTEST] and beating & trumps:

@@ -21,8 +21,14 @@ from simcards.present.render import Figure, Section, Table
 from simcards.present.summary import replay_pointer
 
 RATE_COLUMNS = ["n", "hits", "rate", "lo", "hi"]
-REF = f"{stats.SOURCE}"
+REF = stats.SOURCE
+# the reference columns as a report shows them: named by their source and sample size
+REF_COLUMN = stats.SKAT_ONLINE.label
 PLAY_CHECK_DEALS = 20_000  # deals of the run whose games are played again with other bots
+
+
+def _referenced(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.rename({"reference": REF_COLUMN}) if "reference" in frame.columns else frame
 
 
 def all_tables(deals: pl.LazyFrame) -> dict[str, pl.DataFrame]:
@@ -111,23 +117,23 @@ def build(game, run, out_dir: Path) -> list[Section]:
     if mix.height:
         charts.rate_bars(mix, "contract", out_dir / "contract_mix.png", title="Contract mix of the games played",
                          xlabel="contract", ylabel="share of games", exact="reference",
-                         exact_label="Skat-Online")
+                         exact_label=REF_COLUMN)
         charts.rate_bars(wins, "contract", out_dir / "win_rate_by_contract.png",
                          title="The declarer's win rate", xlabel="contract", ylabel="declarer wins",
-                         exact="reference", exact_label="Skat-Online")
+                         exact="reference", exact_label=REF_COLUMN)
     sections = [Section(
         "Contracts and the declarer's wins",
         f"Which games the declarers chose, and how often they won them, beside {REF} (black marks). "
-        f"Passed in: {_rate_text(t['passed_in'])} deals (Skat-Online 4.9%). The reference gives "
+        f"Passed in: {_rate_text(t['passed_in'])} deals (Skat-Online 4.9%). The source gives "
         "the suit games' win rates as 77.5-77.9% together; they are spread over the four suits here.",
         figures=[Figure("contract_mix.png", "Share of each contract among the games played, 95% Wilson "
-                        "intervals; black: Skat-Online."),
+                        f"intervals; black: {REF}."),
                  Figure("win_rate_by_contract.png", "Declarer's win rate per contract, 95% Wilson "
-                        "intervals; black: Skat-Online.")],
-        tables=[Table("passed_in", t["passed_in"], "Deals passed in (all pass), of all deals",
-                      percent=("reference",)),
-                Table("contract_mix", mix, "Contract mix of the games played", percent=("reference",)),
-                Table("win_rate_by_contract", wins, "Declarer wins per contract", percent=("reference",)),
+                        f"intervals; black: {REF}.")],
+        tables=[Table("passed_in", _referenced(t["passed_in"]), "Deals passed in (all pass), of all deals",
+                      percent=(REF_COLUMN,)),
+                Table("contract_mix", _referenced(mix), "Contract mix of the games played", percent=(REF_COLUMN,)),
+                Table("win_rate_by_contract", _referenced(wins), "Declarer wins per contract", percent=(REF_COLUMN,)),
                 Table("win_rate_by_position", t["win_rate_by_position"],
                       "Declarer wins by his position at the table and by seat, with the mean final bid"),
                 Table("declarer_position", t["declarer_position"],
@@ -155,10 +161,10 @@ def build(game, run, out_dir: Path) -> list[Section]:
         "Schneider: a party with 30 card points or fewer; Schwarz: a party without a trick (suit "
         "and Grand games; either party counts). Hand games leave the Skat untouched; Ouvert games "
         f"show the declarer's hand. References: {REF}.",
-        tables=[Table("schneider_schwarz", t["schneider_schwarz"], "Schneider and Schwarz by game family",
-                      percent=("reference",)),
-                Table("hand_ouvert", t["hand_ouvert"], "Hand and Ouvert games: share and win rate",
-                      percent=("reference",))],
+        tables=[Table("schneider_schwarz", _referenced(t["schneider_schwarz"]), "Schneider and Schwarz by game family",
+                      percent=(REF_COLUMN,)),
+                Table("hand_ouvert", _referenced(t["hand_ouvert"]), "Hand and Ouvert games: share and win rate",
+                      percent=(REF_COLUMN,))],
     ))
     thresholds = _thresholds(game, run)
     figures = []

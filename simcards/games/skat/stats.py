@@ -1,6 +1,6 @@
 """Skat statistics: one lazy polars query per statistic, every column named, each rate with n
 and a 95% Wilson interval, beside the human reference of Skat-Online's 17,967,106 tournament
-games where one exists (`REFERENCES`).
+games where one exists (`REFERENCES`, published as `SKAT_ONLINE` says).
 
 Functions take the deals of a run as a LazyFrame (``RunData.scan()``) and return a small
 DataFrame. Rates carry ``n``, ``hits``, ``rate``, ``lo``, ``hi``; means ``n``, ``mean``, ``sd``,
@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import polars as pl
 
+from simcards.games.references import Reference
 from simcards.stats import binned_shares, mean_exprs, rate_exprs
 
 CONTRACT_NAMES = {-1: "passed", 0: "diamonds", 1: "hearts", 2: "spades", 3: "clubs", 4: "grand",
                   5: "null"}
 POSITIONS = {0: "forehand", 1: "middlehand", 2: "rearhand"}
-SOURCE = "Skat-Online, 17,967,106 tournament games"
+SKAT_ONLINE = Reference(
+    "Skat-Online",
+    "4.9% of deals passed in; of the games played Diamonds 10.7%, Hearts 13.4%, Spades 16.2%, "
+    "Clubs 21.1%, Grand 32.2%, Null 6.4%; the declarer wins 81.6% (suits 77.5-77.9%, Grand "
+    "91.4%, Null 70.7%); Schneider in 23.4% of games (48.9% of Grands), Schwarz 1.4%, Ouvert "
+    "2.7%.",
+    "the tournament games of the Skat-Online server, counted by its operator on skatblog.com "
+    "(\"Skat in Zahlen (2)\", tag Statistik)",
+    "17,967,106 games")
+SOURCE = f"Skat-Online's {SKAT_ONLINE.sample} (skatblog.com)"
 # the labelled human references (shares of played games unless said)
 REFERENCES = {
     "passed_in": 0.049,  # of all deals
