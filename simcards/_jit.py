@@ -44,11 +44,12 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 import types
 from pathlib import Path
 
 from numba import njit
-from numba.core import caching
+from numba.core import caching, event
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 KEY_VERSION = b"simcards-cache-key 1"  # bump to orphan every cached kernel
@@ -299,6 +300,49 @@ class _KeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator
             return None
         return locator
 
+
+# ------------------------------------------------------------------ the compile log
+
+
+class _CompileLog(event.Listener):
+    """With SIMCARDS_COMPILE_LOG set to a file, every compile (not a load from the cache) appends
+    a JSON line to it: pid, function, argument types, seconds (wall and process time) with and
+    without the compiles nested in it (the functions it calls that were not compiled yet),
+    nesting depth."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.stack: list[list[float]] = []
+
+    def on_start(self, event_):
+        self.stack.append([time.perf_counter(), time.process_time(), 0.0, 0.0])
+
+    def on_end(self, event_):
+        started, cpu_started, nested, cpu_nested = self.stack.pop()
+        seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
+        if self.stack:
+            self.stack[-1][2] += seconds
+            self.stack[-1][3] += cpu
+        func = event_.data["dispatcher"].py_func
+        line = {"pid": os.getpid(), "function": f"{func.__module__}.{func.__qualname__}",
+                "args": str(event_.data["args"]), "seconds": round(seconds, 3),
+                "self_seconds": round(seconds - nested, 3), "cpu_seconds": round(cpu, 3),
+                "self_cpu_seconds": round(cpu - cpu_nested, 3), "depth": len(self.stack)}
+        with open(self.path, "a") as out:  # one short write per line: lines of processes never mix
+            out.write(json.dumps(line) + "\n")
+
+
+def read_compile_log(path) -> list[dict]:
+    """The lines of a compile log (SIMCARDS_COMPILE_LOG)."""
+    try:
+        return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+if os.environ.get("SIMCARDS_COMPILE_LOG"):
+    event.register("numba:compile", _CompileLog(os.environ["SIMCARDS_COMPILE_LOG"]))
 
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 if _KeyedLocator not in _CACHE_IMPL._locator_classes:

@@ -5,6 +5,10 @@ whole `simcards run` pipeline (end to end, Parquet bytes per deal, peak memory).
     python scripts/bench.py --json     # the same figures as one JSON object
     python scripts/bench.py --quick    # shorter timings, no 10x end-to-end run
 
+"compile" is the cold start: the seconds a first heuristic simulate of 1,000 units spends
+compiling, in a fresh process with an empty cache folder, beside that run's whole time (import,
+compile, play: what a new user waits for). A warm run loads the kernels from the cache instead.
+
 Figures are per core (one process). "kernel" times the compiled batch kernel alone (where a
 game exposes it; "-" otherwise), "with frame" adds the conversion to a polars frame that every
 worker does per chunk; targets (the docs' performance page: kernel only) are checked against the
@@ -42,6 +46,49 @@ def build_id() -> str:
     except (OSError, ValueError, subprocess.SubprocessError):
         pass
     return simcards.__version__
+
+
+_COLD_CHILD = """
+import json, sys, time
+t0 = time.perf_counter()
+import simcards
+imported = time.perf_counter() - t0
+try:
+    from simcards.compiling import watching_compiles
+except ImportError:  # a build from before the compile watch (scripts/compile_times.py --python)
+    watching_compiles = None
+game = simcards.load(sys.argv[1])
+if watching_compiles is None:
+    game.simulate(int(sys.argv[2]), seed=1, bots=sys.argv[3])
+    seconds, count = None, None
+else:
+    with watching_compiles() as watch:
+        game.simulate(int(sys.argv[2]), seed=1, bots=sys.argv[3])
+    seconds, count = watch.seconds, watch.count
+print(json.dumps({"import_seconds": imported, "wall_seconds": time.perf_counter() - t0,
+                  "compile_seconds": seconds, "compiles": count}))
+"""
+
+
+def cold_first_run(ruleset: str, units: int = 1_000, bots: str = "heuristic",
+                   python: str = sys.executable, env: dict | None = None,
+                   cwd: str | None = None) -> dict:
+    """A first ``simulate`` of ``units`` in a fresh process with an empty cache folder
+    (NUMBA_CACHE_DIR): its seconds in all (``wall_seconds``: import, compile, play, as a new
+    user's first run), of the import, and of compiling (``compile_seconds``: the top-level
+    compiles, `simcards.compiling.watching_compiles`), the process's CPU seconds and the number of
+    compiles. ``env``: more environment for the child (a compile log); ``python``, ``cwd``:
+    another build's interpreter and folder, to compare two builds."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, **(env or {}), "NUMBA_CACHE_DIR": str(Path(folder) / "cache")}
+        cpu0 = os.times()
+        out = subprocess.run([python, "-c", _COLD_CHILD, ruleset, str(units), bots], env=env,
+                             cwd=cwd, check=True, capture_output=True, text=True).stdout
+        cpu1 = os.times()
+    row = json.loads(out.splitlines()[-1])
+    row["cpu_seconds"] = (cpu1.children_user - cpu0.children_user
+                          + cpu1.children_system - cpu0.children_system)
+    return {k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}
 
 
 def _rate(step, seconds: float, chunk: int) -> float:
@@ -172,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-e2e", action="store_true", help="skip the end-to-end runs")
     parser.add_argument("--no-user-bots", action="store_true", help="skip the user-bot figures")
     parser.add_argument("--no-solver", action="store_true", help="skip the double-dummy solver and search-bot figures")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip the cold compile figures (a fresh process and cache per ruleset)")
     parser.add_argument("--config", type=Path, default=Path("configs/demo.toml"),
                         help="config for the end-to-end runs (default configs/demo.toml)")
     args = parser.parse_args(argv)
@@ -189,6 +238,15 @@ def main(argv: list[str] | None = None) -> int:
                     "quick": args.quick, "cpu_count": os.cpu_count(),
                     "kernel": {}, "targets": {}, "openspiel": {}, "end_to_end": []}
 
+    if not args.no_compile:
+        say("Cold start: a first heuristic simulate of 1,000 units in a fresh process with an empty "
+            "cache folder")
+        say(f"  {'ruleset':22s} {'compile':>9s} {'first run':>10s}  (import, compile, play)")
+        for ruleset in chosen:
+            row = result.setdefault("compile", {})[ruleset] = cold_first_run(ruleset)
+            say(f"  {ruleset:22s} {row['compile_seconds']:>7.1f} s {row['wall_seconds']:>8.1f} s  "
+                f"({row['compiles']} compiles, {row['cpu_seconds']:.1f} s CPU; target <= 12 s)")
+        say("")
     say("Deals per second per core (one process; kernel only, and with the polars frame a worker makes)")
     say(f"  {'ruleset':22s} {'bots':10s} {'kernel':>12s} {'with frame':>12s} {'target':>10s}")
     for ruleset in chosen:

@@ -28,6 +28,9 @@ def _cmd_run(args) -> int:
         print(f"  {number(timings['units_per_second'], 3)} {config.units_name}/s end to end with "
               f"{timings['workers']} {timings['backend']} worker(s); kernel "
               f"{number(timings['kernel_units_per_second_per_worker'], 3)}/s per worker")
+        if timings.get("compile_seconds"):  # apart: the speeds above leave it out
+            print(f"  compiled in {timings['compile_seconds']:.0f} s (first run only: later runs "
+                  f"load the kernels from the cache)")
     print(f"  next: simcards report {config.run_dir}")
     return 0
 

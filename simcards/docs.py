@@ -134,7 +134,8 @@ def _solver_row(ruleset: str, row: dict) -> list[str]:
 
 def bench_markdown(bench: dict) -> str:
     """Markdown tables of one ``simcards bench --json`` result: its stamp (commit, date,
-    machine), kernel deals per second against the targets, OpenSpiel side by side, user bots,
+    machine), kernel deals per second against the targets, the cold start (compile seconds per
+    ruleset), OpenSpiel side by side, user bots,
     the double-dummy solver and search bot, and the end-to-end runs."""
     out = [f"Measured at commit `{bench.get('commit', '?')}` on {bench.get('date', '?')} "
            f"(simcards {bench.get('simcards_version', '?')}, {bench.get('cpu_count', '?')} cores"
@@ -153,6 +154,15 @@ def bench_markdown(bench: dict) -> str:
         "loop alone, *with frame* adds the polars frame every worker makes per chunk; a target is "
         "checked against the kernel figure.",
         ["ruleset", "bots", "kernel", "with frame", "target"], kernel_rows, labels=2)
+    out += _bench_section(
+        "Cold start",
+        "A first heuristic `simulate` of 1,000 units in a fresh process with an empty cache "
+        "folder: the seconds it spends compiling the kernels it uses, and in all (import, "
+        "compile, play: what a first run waits for). Later runs load the kernels from the cache.",
+        ["ruleset", "compile (s)", "first run (s)", "process CPU (s)"],
+        [[f"`{ruleset}`", _number(row.get("compile_seconds"), 1), _number(row["wall_seconds"], 1),
+          _number(row["cpu_seconds"], 1)]
+         for ruleset, row in bench.get("compile", {}).items()])
     out += _bench_section(
         "Against OpenSpiel",
         "Uniform random play through OpenSpiel's Python API beside simcards' random bots (with "

@@ -67,9 +67,18 @@ def _config_game(config: RunConfig):
     return _game(config.ruleset, json.dumps(config.rules, sort_keys=True))
 
 
+_LOADED: set = set()  # the tables whose kernels this process has loaded (`run_chunk`)
+
+
 def run_chunk(ruleset: str, rules_json: str, bots, seed: int, chunk: Chunk, run_dir: str) -> dict:
     """Worker task: simulate one chunk and write its parts atomically. Returns its status."""
     game = _game(ruleset, rules_json)
+    table = (ruleset, rules_json, json.dumps(bots, sort_keys=True, default=str))
+    if table not in _LOADED and not _has_python_bot(bots):
+        # load the kernels from the disk cache before the timing starts, so the kernel speed is
+        # the kernels' (a Python bot may keep state between deals: its table is left alone)
+        game.simulate_chunk(1, seed=seed, bots=bots, start=chunk.start)
+        _LOADED.add(table)
     t0 = time.perf_counter()
     frames = game.simulate_chunk(chunk.n, seed=seed, bots=bots, start=chunk.start)
     simulated = time.perf_counter() - t0
@@ -369,6 +378,77 @@ def _check_scale(work: Work, workers: int, yes: bool, log: Callable[[str], None]
                        f"use fewer {config.units_name}, or pass --yes to run it anyway")
 
 
+class _Ticker:
+    """On a terminal, "compiling the <ruleset> kernels (first run only)" with the seconds so
+    far, rewritten each second from a thread until `stop`, which leaves the final figure."""
+
+    def __init__(self, ruleset: str):
+        import threading
+
+        self.text = f"compiling the {ruleset} kernels (first run only)"
+        self.started = time.perf_counter()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def _show(self, end: str = "") -> None:
+        print(f"\r{self.text}: {time.perf_counter() - self.started:.0f} s", end=end,
+              file=sys.stderr, flush=True)
+
+    def start(self) -> None:
+        self.started = time.perf_counter()
+        self._show()
+        self.thread.start()
+
+    def _tick(self) -> None:
+        while not self.done.wait(1.0):
+            self._show()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+        self._show("\n")
+
+
+@contextmanager
+def _announcing_compiles(ruleset: str, quiet: bool):
+    """Watch this process's compiles (`simcards.compiling.watching_compiles`); on a terminal (not
+    ``quiet``) say so, with the seconds, from the first one to the end of the block."""
+    from simcards.compiling import watching_compiles
+
+    ticker = _Ticker(ruleset) if not quiet and sys.stderr.isatty() else None
+    with watching_compiles(ticker.start if ticker else None) as watch:
+        try:
+            yield watch
+        finally:
+            if ticker is not None and watch.count:
+                ticker.stop()
+
+
+def _has_python_bot(spec) -> bool:
+    if isinstance(spec, dict):
+        return spec.get("kind") == "python"
+    return isinstance(spec, (list, tuple)) and any(_has_python_bot(item) for item in spec)
+
+
+def compile_kernels(config: RunConfig, quiet: bool = False) -> float:
+    """Compile the kernels a run of ``config`` uses in this process (its seats' bot kinds and
+    its columns: one unit of the run's first chunk), before any worker starts, so the workers
+    load them from the disk cache instead of each compiling them. On a terminal (not
+    ``quiet``), says so while it compiles. Returns the seconds spent compiling (0 when every
+    kernel came from the cache). A table with a Python bot is left alone (such a bot may keep
+    state between deals, and its loop compiles little); so is a failure, which the run itself
+    then reports with its finished parts kept."""
+    if _has_python_bot(config.bots):
+        return 0.0
+    game = _config_game(config)
+    with _announcing_compiles(config.ruleset, quiet) as watch:
+        try:
+            game.simulate_chunk(1, seed=config.seed, bots=config.bots)
+        except Exception:  # the run reports it, deal and bot named
+            pass
+    return watch.seconds
+
+
 @contextmanager
 def _backend(config: RunConfig, n_pending: int):
     backend = (DaskBackend if config.backend == "dask" else LokyBackend)(config, n_pending)
@@ -395,6 +475,10 @@ def run(config: RunConfig, force: bool = False, quiet: bool = False, yes: bool =
         workers = max(1, min(config.workers, work.n_pending))
         if config.backend == "loky" and workers > default_workers():
             log(f"warning: workers = {workers} is more than the {default_workers()} cores here")
+        compile_seconds = 0.0
+        if work.n_pending and (config.backend != "dask" or not config.scheduler):
+            # once here, before the workers start (a remote cluster's machines compile their own)
+            compile_seconds = compile_kernels(config, quiet)
         if config.backend != "dask" or not config.scheduler:
             _check_scale(work, workers, yes, log)
         with _backend(config, work.n_pending) as backend:
@@ -406,7 +490,7 @@ def run(config: RunConfig, force: bool = False, quiet: bool = False, yes: bool =
             if work.fresh:
                 for kind in KINDS:
                     shutil.rmtree(run_dir / kind, ignore_errors=True)
-            _make(work, backend, quiet, log)
+            _make(work, backend, quiet, log, compile_seconds)
     finally:
         if lock is not None:
             lock.release()
@@ -429,7 +513,10 @@ def _sweep_temporaries(run_dir: Path) -> None:
             stray.unlink(missing_ok=True)
 
 
-def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
+def _make(work: Work, backend, quiet: bool, log: Callable[[str], None],
+          compile_seconds: float = 0.0) -> None:
+    """Make the pending chunks on ``backend``; the timings leave out the ``compile_seconds``
+    spent before (`compile_kernels`) and record them apart."""
     config, manifest = work.config, work.manifest
     run_dir = config.run_dir
     _sweep_temporaries(run_dir)
@@ -440,6 +527,7 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
     entries = dict(work.kept)
     started = time.perf_counter()
     made, kernel, written = 0, 0.0, time.monotonic()
+    watch = None
 
     def save() -> None:
         manifest["chunks"] = sorted(entries.values(), key=lambda e: e["index"])
@@ -447,7 +535,10 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
         _write_json_atomic(run_dir / MANIFEST, manifest)
 
     try:
-        with _progress(config.units, done_units, config.unit, quiet) as bar:
+        # what still compiles here (a run in this process whose kernels were not compiled
+        # before it) is announced, and its seconds are left out of the speeds below
+        with _announcing_compiles(config.ruleset, quiet) as watch, \
+                _progress(config.units, done_units, config.unit, quiet) as bar:
             for info in backend.map(work.pending()):
                 entries[info["index"]] = info
                 made += info["n"]
@@ -459,7 +550,11 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
         # a worker killed while writing a part left its temporary file; the part was made again
         _sweep_temporaries(run_dir)
     finally:
-        wall = time.perf_counter() - started
+        compiled_here = watch.seconds if watch is not None else 0.0
+        compile_seconds += compiled_here
+        wall = time.perf_counter() - started - compiled_here
+        if backend.workers == 1:  # in this process: the compiles were inside a chunk's time
+            kernel = max(kernel - compiled_here, 0.0)
         if made:
             manifest["timings"] = {
                 "wall_seconds": round(wall, 3),
@@ -468,6 +563,7 @@ def _make(work: Work, backend, quiet: bool, log: Callable[[str], None]) -> None:
                 "kernel_units_per_second_per_worker": _rate(made, kernel),
                 "workers": backend.workers,
                 "backend": backend.name,
+                "compile_seconds": round(compile_seconds, 2),
             }
         save()
 

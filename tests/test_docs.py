@@ -148,6 +148,14 @@ def test_performance_page_comes_from_bench_json():
     assert bench["commit"] in page
 
 
+def test_performance_page_shows_the_cold_start_of_bench_json():
+    bench = {"kernel": {"hearts": {"heuristic": 1000}},
+             "compile": {"hearts": {"compile_seconds": 7.5, "wall_seconds": 9.25, "cpu_seconds": 8.0}}}
+    page = bench_markdown(bench)
+    assert "### Cold start" in page and "| `hearts` | 7.5 | 9.2 | 8.0 |" in page
+    assert "Cold start" not in bench_markdown({"kernel": bench["kernel"]})  # an older bench.json
+
+
 def test_bench_json_is_stamped():
     from simcards.bench import build_id
 

@@ -4,12 +4,14 @@ numbers, and the statistics' own figures checked on a small run."""
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 import simcards
 from simcards.cli import main
 from simcards.games.doppelkopf import stats
 
 
+@pytest.mark.e2e
 def test_report_reads_well(tmp_path: Path):
     cfg = tmp_path / "doko.toml"
     cfg.write_text(f'name = "doko"\noutput = "{tmp_path / "results"}"\nworkers = 1\n'

@@ -438,6 +438,7 @@ def test_pimc_suggests_a_legal_card_in_kraken():
     assert state.suggest("pimc", {"samples": 2}) in state.legal_moves()
 
 
+@pytest.mark.e2e
 def test_a_pimc_run_reports_its_duplicate_result_in_plain_words(tmp_path):
     """A run with a pimc seat and no perfect-play columns: the report's "Against perfect play"
     section opens with pimc against heuristic in duplicate, in words and as a table."""

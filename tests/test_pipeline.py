@@ -46,6 +46,7 @@ def sorted_deals(run_dir: Path) -> pl.DataFrame:
     return open_run(run_dir).scan().collect().sort("deal_index")
 
 
+@pytest.mark.e2e
 def test_end_to_end_run_and_report(tmp_path, capsys):
     cfg = write_config(tmp_path)
     assert main(["run", str(cfg), "--quiet"]) == 0
@@ -74,6 +75,7 @@ def test_end_to_end_run_and_report(tmp_path, capsys):
     assert (out / "tables" / "nat_rate.csv").exists() and (out / "tables" / "nat_rate.parquet").exists()
 
 
+@pytest.mark.e2e
 def test_worker_counts_and_dask_give_identical_data(tmp_path):
     one = write_config(tmp_path, name="one", workers=1)
     two = write_config(tmp_path, name="two", workers=2)
@@ -85,6 +87,34 @@ def test_worker_counts_and_dask_give_identical_data(tmp_path):
     assert base.equals(sorted_deals(tmp_path / "results" / "dask"))
 
 
+@pytest.mark.e2e
+def test_a_cold_two_worker_run_compiles_each_kernel_once(tmp_path):
+    """The parent compiles the run's kernels before its workers start (runner.compile_kernels);
+    the workers load them from the cache: the compile log of a run with an empty cache folder
+    names each compiled function once, all from one process."""
+    from simcards._jit import read_compile_log
+
+    cfg = write_config(tmp_path, name="cold", deals=3000, chunk=1500, workers=2)
+    log = tmp_path / "compile.log"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "SIMCARDS_COMPILE_LOG": str(log)}
+    subprocess.run([sys.executable, "-m", "simcards.cli", "run", str(cfg), "--quiet"], env=env,
+                   check=True, capture_output=True)
+    lines = read_compile_log(log)
+    assert lines, "a cold run compiles"
+    assert len({line["pid"] for line in lines}) == 1
+    compiled = [(line["function"], line["args"]) for line in lines]
+    assert len(compiled) == len(set(compiled))
+    manifest = json.loads((tmp_path / "results" / "cold" / "manifest.json").read_text())
+    assert manifest["timings"]["workers"] == 2 and len(manifest["chunks"]) == 2
+    assert manifest["timings"]["compile_seconds"] > 0
+    # and the data are those of a warm run in this process
+    assert sorted_deals(tmp_path / "results" / "cold").equals(
+        __import__("simcards").load("klaverjas-rotterdam", nat_on_tie=False).simulate(
+            3000, seed=11, bots=["heuristic", "random", "heuristic", "random"]))
+
+
+@pytest.mark.e2e
 def test_killed_run_resumes_to_the_same_data(tmp_path):
     cfg = write_config(tmp_path, name="k", deals=60_000, chunk=2000, workers=1)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -204,6 +234,7 @@ def test_help_exits_cleanly():
         assert info.value.code == 0
 
 
+@pytest.mark.e2e
 def test_tournament_command_writes_report(tmp_path, capsys):
     cfg = Path(__file__).resolve().parent.parent / "configs" / "tournament-hearts.toml"
     assert main(["tournament", str(cfg), "--games", "3", "--out", str(tmp_path)]) == 0
@@ -225,7 +256,7 @@ def test_tournament_config_errors_exit_2(tmp_path, capsys):
 def test_bench_json_is_one_object(capsys):
     import json as _json
 
-    assert main(["bench", "--json", "--quick", "--no-e2e", "--seconds", "0.05",
+    assert main(["bench", "--json", "--quick", "--no-e2e", "--no-compile", "--seconds", "0.05",
                  "--rulesets", "klaverjas-rotterdam"]) == 0
     data = _json.loads(capsys.readouterr().out)
     assert data["kernel"]["klaverjas-rotterdam"]["random"] > 0
@@ -234,6 +265,29 @@ def test_bench_json_is_one_object(capsys):
     assert solver["repeats"] == 3 and solver["solve_median_ms"] > 0 and solver["pimc_deals_per_s"] > 0
     assert solver["solve_median_lo_ms"] <= solver["solve_median_ms"] <= solver["solve_median_hi_ms"]
     assert solver["deals"] == 40 and solver["positions_median"] > 0
+
+
+def test_bench_reports_a_cold_compile_figure_per_ruleset(capsys, monkeypatch):
+    """bench runs a first simulate per ruleset in a fresh process and cache (`cold_first_run`,
+    stubbed here: a test never compiles cold for a figure) and reports it, in --json too."""
+    from simcards import bench
+
+    asked = []
+
+    def fake(ruleset, *args, **kwargs):
+        asked.append(ruleset)
+        return {"import_seconds": 1.0, "wall_seconds": 9.0, "compile_seconds": 7.5,
+                "compiles": 12, "cpu_seconds": 8.0}
+
+    monkeypatch.setattr(bench, "cold_first_run", fake)
+    args = ["--quick", "--no-e2e", "--no-user-bots", "--no-solver", "--seconds", "0.05",
+            "--rulesets", "hearts", "doppelkopf"]
+    assert bench.main(["--json", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert asked == ["hearts", "doppelkopf"]
+    assert data["compile"]["hearts"]["compile_seconds"] == 7.5
+    assert bench.main(args) == 0
+    assert "7.5 s" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("double_dummy,warned", [(False, True), (True, False)])

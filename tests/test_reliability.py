@@ -24,6 +24,8 @@ from simcards.manifest import RunLock
 from simcards.runner import run
 from simcards.verify import verify_run
 
+pytestmark = pytest.mark.e2e  # every test here makes runs end to end
+
 SEED = 21
 BOTS = ["heuristic", "random", "heuristic", "random"]
 

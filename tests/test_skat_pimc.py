@@ -347,6 +347,7 @@ def test_bad_samples_are_refused_with_the_allowed_range(value):
         GAME.resolve_bots([{"kind": "pimc", "params": {"samples": value}}] * 3)
 
 
+@pytest.mark.e2e
 def test_a_pimc_run_reports_its_duplicate_result(tmp_path):
     """A run with pimc at seat 1: the report's "Pimc in duplicate" section replays the same
     deals with the heuristic there and gives the differences in words and as a table."""

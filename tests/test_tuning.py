@@ -33,6 +33,7 @@ def write(tmp_path: Path, start: float = 140.0, name: str = "t.toml") -> Path:
     return path
 
 
+@pytest.mark.e2e
 def test_tune_writes_thresholds_and_report_and_is_deterministic(tmp_path, capsys):
     cfg = write(tmp_path)
     assert main(["tune", str(cfg), "--out", str(tmp_path / "a"), "--quiet"]) == 0
@@ -74,6 +75,7 @@ def test_tune_config_errors(tmp_path, capsys, change, key):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.e2e
 def test_kraken_contra_tuning_beats_the_untuned_bot_and_repeats(tmp_path):
     """The shipped contra tune config, scaled down: the tuned thresholds beat the untuned bot
     (every bid at 81) in a fresh-seed duplicate match, significantly, and a rerun with the same

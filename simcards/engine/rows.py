@@ -15,5 +15,7 @@ def ensure_columns(out, used, needed):
     if out.shape[1] - used >= needed:
         return out
     grown = np.empty((out.shape[0], max(2 * out.shape[1], used + needed)), dtype=out.dtype)
-    grown[:, :used] = out[:, :used]
+    for row in range(out.shape[0]):  # a loop, not a slice assignment: that compiles Numba's
+        for col in range(used):      # shape-mismatch message, seconds of a first run
+            grown[row, col] = out[row, col]
     return grown

@@ -139,6 +139,16 @@ def work_size(kinds, search_kind, size):
     return 1
 
 
+def search_scratch(kinds, search_kind, size):
+    """The search bot's scratch for a batch loop with bot ``kinds``: ``size`` zeros when a seat
+    is of ``search_kind``, else None. A loop given None compiles without the search (its pimc
+    card and the solver): Numba drops a branch on ``work is not None`` of an argument typed
+    None before typing it, and caches one entry per argument type."""
+    if (np.asarray(kinds) == search_kind).any():
+        return np.zeros(size, dtype=np.int64)
+    return None
+
+
 @kernel
 def seat_stream(rng, seat, played):
     """Switch ``rng`` (a one-slot uint64 array) to the stream of ``seat`` deciding after the

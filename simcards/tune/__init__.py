@@ -73,6 +73,8 @@ class DuplicateEvaluator:
                                            min(c.chunk_size, self.units - s))
                  for s in starts]
         jobs = min(c.workers, len(tasks))
+        if jobs > 1 and self.calls == 0:  # compile here once; the workers load from the cache
+            _duplicate_chunk(c.ruleset, rules_json, c, params, self.seed, 0, 1)
         parts = Parallel(n_jobs=jobs, backend="loky")(tasks) if jobs > 1 else [t[0](*t[1], **t[2]) for t in tasks]
         self.calls += 1
         gains = np.concatenate(parts)

@@ -232,7 +232,8 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, kinds, params, rng, trace)
         if tracing:
-            traces[k, :] = trace
+            for c in range(trace.shape[0]):  # not a slice assignment: it compiles an error message
+                traces[k, c] = trace[c]
         winner, value = settle_deal(st, specials, scores)
         re_augen, re_tricks = party_totals(st)
         out[C_INDEX, k] = index

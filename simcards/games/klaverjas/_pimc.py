@@ -52,6 +52,7 @@ from simcards.engine.sampler import (  # noqa: F401 (SM_WAYS: the tests read the
     prepare_counts,
     sampler_size,
     seat_stream,
+    search_scratch,
     work_size,
 )
 
@@ -135,6 +136,12 @@ PIMC_KIND = 2  # the kind id of bots.py (PIMC)
 def pimc_work_size(kinds):
     """Length of the work array a simulation with these bot kinds needs (1 without pimc)."""
     return work_size(kinds, PIMC_KIND, WORK_SIZE)
+
+
+def pimc_scratch(kinds):
+    """The pimc bot's scratch for a batch loop with bot ``kinds``, None when no seat is pimc
+    (the loop then compiles without pimc and the solver: `_sampler.search_scratch`)."""
+    return search_scratch(kinds, PIMC_KIND, WORK_SIZE)
 
 
 @kernel

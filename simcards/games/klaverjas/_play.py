@@ -31,7 +31,6 @@ from simcards.games.klaverjas._kernels import (
     legal_mask,
     new_state,
 )
-from simcards.games.klaverjas._pimc import pimc_work_size
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.rules import (
     R_NAT_ON_TIE,
@@ -87,11 +86,11 @@ def choose_contract(hands, dealer, T, bot_kind, bot_params, rng):
 @kernel
 def play_out(st, T, bot_kind, bot_params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace`` (``work``:
-    the pimc bot's scratch, `_pimc.pimc_work_size`).
+    the pimc bot's scratch, `_pimc.pimc_scratch`: None without a pimc seat).
 
     Every game writes this loop to the same template: one shared njit loop taking a game's
     kernels as arguments would disable Numba's cache (docs/architecture.md, "Adding a ruleset")."""
-    if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows (_kernels.py)
+    if work is not None:  # a pimc seat at the table: keep what the play shows (_kernels.py)
         st[S_SHOWS] = 1
     k = 0
     while True:
@@ -104,11 +103,12 @@ def play_out(st, T, bot_kind, bot_params, rng, trace, work):
 
 
 @driver
-def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
+def simulate_into(out, seed, start, T, bot_kind, bot_params, traces, work):
     """Deals start .. start+out.shape[1]-1 into ``out`` (N_COLUMNS rows), so a caller can reuse
     one buffer across chunks instead of touching fresh pages for every chunk. With a trace
     switch (``traces`` has a row per deal; shape [0, 32] turns it off) each deal's cards go to
-    its row of ``traces`` in play order."""
+    its row of ``traces`` in play order. ``work``: the pimc bot's scratch (`_pimc.pimc_scratch`),
+    None when no seat is pimc: the loop compiled for None holds no pimc and no solver."""
     n = out.shape[1]
     tracing = traces.shape[0] > 0
     hands = np.empty(4, dtype=np.int64)
@@ -117,7 +117,6 @@ def simulate_into(out, seed, start, T, bot_kind, bot_params, traces):
     trace = np.empty(32, dtype=np.int64)
     score = np.empty(2, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
-    work = np.zeros(pimc_work_size(bot_kind), dtype=np.int64)
     for k in range(n):
         index = start + k
         dealer = deal_cards(seed, index, hands, deck, rng)

@@ -316,9 +316,10 @@ def heuristic_card(seat, legal, st, T, params):
 @hot
 def choose_card(kind, legal, st, T, params, rng, work):
     """The card the bot of ``kind`` plays for the seat to move (``work``: the pimc bot's
-    scratch, `_pimc.pimc_work_size`)."""
+    scratch, `_pimc.pimc_scratch`; None when no seat is pimc, and then pimc is not compiled)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
-    if kind == PIMC:
-        return pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
+    if work is not None:  # a literal None test: Numba drops it before typing a None work
+        if kind == PIMC:
+            return pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
     return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

@@ -29,7 +29,8 @@ The kernels (Numba, ``T`` the ruleset's table array):
   roem of a hand's own melds; `is_nat`: the nat rule on two totals; `rule`: a rule value of the
   table;
 - `deal_cards`: deal ``index`` of a run with ``seed`` (the batch loop's deal);
-- the pimc bot's pieces for a loop of its own: `pimc_work_size` and the work array's slots
+- the pimc bot's pieces for a loop of its own: `pimc_work_size`, `pimc_scratch` (the scratch
+  a batch loop passes down, None without a pimc seat) and the work array's slots
   (``W_CTX``, ``W_TT``, ``W_DEALT``, ``W_GAME``, ``GAME_SCRATCH``), `pimc_begin`,
   `deal_sample`, `contract_agrees`, `keep_sample`, `pimc_solve`, `pimc_best` (a member adds
   what its samples must agree with, as Kraken adds its bids, and its end bonus);
@@ -67,6 +68,7 @@ from simcards.games.klaverjas._pimc import (
     keep_sample,
     pimc_begin,
     pimc_best,
+    pimc_scratch,
     pimc_solve,
     pimc_work_size,
 )
@@ -80,5 +82,6 @@ __all__ = [
     "new_state", "rule", "deal_cards",
     "GAME_SCRATCH", "W_CTX", "W_DEALT", "W_GAME", "W_TT", "contract_agrees", "deal_sample",
     "keep_sample", "pimc_begin", "pimc_best", "pimc_solve", "pimc_work_size",
+    "pimc_scratch",
     "X_END", "set_pit_bonus",
 ]

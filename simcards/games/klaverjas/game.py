@@ -21,6 +21,7 @@ from simcards.games.protocol import (
 )
 from simcards.games.klaverjas import _kernels as K
 from simcards.games.klaverjas import _play
+from simcards.games.klaverjas._pimc import pimc_scratch
 from simcards.games.klaverjas.columns import DEAL_COLUMNS
 from simcards.games.klaverjas.solver import SOLVER as KLAVERJAS_SOLVER
 from simcards.games.klaverjas.userbot import SUPPORT as KLAVERJAS_USER_BOTS
@@ -74,14 +75,14 @@ class KlaverjasGame(Game):
         # more in first-touch page faults than a tenth of the simulation
         out = self._row_buffer(_play.N_COLUMNS, n)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
-                                                       _NO_TRACES)
+                                                       _NO_TRACES, pimc_scratch(kinds))
         return out
 
     def _simulate_traced(self, seed, start, n, kinds, params):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
-                                                       traces)
+                                                       traces, pimc_scratch(kinds))
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}, traces
 
     def state_from_row(self, row, kinds, params) -> "KlaverjasState":

@@ -21,7 +21,7 @@ from simcards.games.botspec import HEURISTIC
 from simcards.games.klaverjas import _play as P
 from simcards.games.klaverjas import bots as B
 from simcards.engine.state import S_DECLARER, S_TO_MOVE
-from simcards.games.klaverjas._pimc import pimc_work_size
+from simcards.games.klaverjas._pimc import pimc_scratch
 from simcards.rng import randint
 from simcards.games.klaverjas._kernels import S_POINTS, S_ROEM, S_TRICKS, S_TRUMP
 from simcards.games.userbots import (
@@ -83,7 +83,7 @@ def card_without_scratch(kind, legal, st, T, params, rng):
 def suggesting(choose_card):
     """`state.suggest`'s card for a game whose batch loop plays ``choose_card`` (Klaverjassen's,
     or Kraken's with its own pimc): any built-in kind, pimc with a scratch of its own."""
-    return generic_suggesting(choose_card, pimc_work_size)
+    return generic_suggesting(choose_card, pimc_scratch)
 
 
 suggested_card = suggesting(B.choose_card)

@@ -46,7 +46,7 @@ from simcards.games.klaverjas.family import (
     pimc_begin,
     pimc_best,
     pimc_solve,
-    pimc_work_size,
+    pimc_scratch,  # noqa: F401 (game.py's: the loop's search scratch)
     set_pit_bonus,
 )
 from simcards.games.kraken._kernels import (
@@ -165,7 +165,6 @@ W_MATCH, W_DEAL_NO, W_INDEX, W_DEALER = W_SEED + 1, W_SEED + 2, W_SEED + 3, W_SE
 W_ESTIMATE = W_SEED + 5  # the declarer's trump estimate, rounded
 W_COL, W_MCOL = W_SEED + 6, W_SEED + 7  # column of the match's first deal row, of its match row
 WORK_SIZE = W_SEED + 8
-W_PIMC = WORK_SIZE  # the pimc bot's scratch follows, when a seat is pimc (`pimc_work_size`)
 
 
 # `kraken_pimc_card`'s scratch in the pimc work array: trick counts, the award, the bidding's
@@ -236,9 +235,11 @@ def kraken_pimc_card(seat, legal, st, T, params, rng, work):
 
 @hot
 def choose_card(kind, legal, st, T, params, rng, work):
-    """`klaverjas.bots.choose_card` with Kraken's pimc (`kraken_pimc_card`)."""
-    if kind == kbots.PIMC:
-        return kraken_pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
+    """`klaverjas.bots.choose_card` with Kraken's pimc (`kraken_pimc_card`; ``work`` None:
+    no seat is pimc, and pimc is not compiled)."""
+    if work is not None:  # a literal None test: Numba drops it before typing a None work
+        if kind == kbots.PIMC:
+            return kraken_pimc_card(st[S_TO_MOVE] & 3, legal, st, T, params, rng, work)
     return kbots.choose_card(kind, legal, st, T, params, rng, work)
 
 
@@ -246,7 +247,7 @@ def choose_card(kind, legal, st, T, params, rng, work):
 def play_out(st, T, bot_kind, bot_params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording cards in ``trace``: the
     template loop of klaverjas/_play.py with Kraken's card choice (`choose_card`)."""
-    if work.shape[0] > 1:  # a pimc seat at the table: keep what the play shows
+    if work is not None:  # a pimc seat at the table: keep what the play shows
         st[S_SHOWS] = 1
     k = 0
     while True:
@@ -284,10 +285,11 @@ def contract(T, kinds, params, work, est, trump, rng):
 
 
 @kernel
-def kraken_deal(T, kinds, params, work, est, rng):
+def kraken_deal(T, kinds, params, work, est, rng, search):
     """Play the deal of the work array's context (W_SEED, W_INDEX, W_DEALER): its hands, the
     contract (`contract`), the play (cards into W_TRACE) and the settlement (W_SETTLE + SR_*
-    slots). Returns the bid level."""
+    slots). ``search``: the pimc bot's scratch, None without a pimc seat. Returns the bid
+    level."""
     seed = work[W_SEED]
     index = work[W_INDEX]
     hands = work[W_HANDS:W_HANDS + 4]
@@ -298,7 +300,7 @@ def kraken_deal(T, kinds, params, work, est, rng):
     new_state(st, hands, work[W_DEALER], trump, (work[W_DEALER] + 1) % 4)
     st[S_BIDDING] = pack_bidding(work[W_BIDDERS:W_BIDDERS + 3])
     reset_stream(rng, seed, index, STREAM_PLAY)
-    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32], work[W_PIMC:])
+    play_out(st, T, kinds, params, rng, work[W_TRACE:W_TRACE + 32], search)
     settle(st, hands, level, T, work[W_SETTLE:W_SETTLE + SETTLE_SIZE])
     return level
 
@@ -357,12 +359,12 @@ def write_deal(T, work, est, level, out, fout, col):
 
 
 @kernel
-def play_match(T, kinds, params, work, est, rng, rows):
+def play_match(T, kinds, params, work, est, rng, rows, search):
     """Match W_MATCH of a run with seed W_SEED (work array slots). ``rows`` is (deal ints,
     deal floats, match ints, traces): its deals go into columns W_COL.. of the deal matrices
     (with their cards in play order into the same columns of the traces, when the traces have
     columns), its summary into column W_MCOL of the match matrix (zeroed by the caller).
-    Returns the deals played."""
+    ``search``: the pimc bot's scratch (None without a pimc seat). Returns the deals played."""
     out, fout, mout, traces = rows
     seed = work[W_SEED]
     match = work[W_MATCH]
@@ -386,7 +388,7 @@ def play_match(T, kinds, params, work, est, rng, rows):
         work[W_DEAL_NO] = deal_no
         work[W_INDEX] = match_deal_index(match, deal_no)
         work[W_DEALER] = dealer
-        level = kraken_deal(T, kinds, params, work, est, rng)
+        level = kraken_deal(T, kinds, params, work, est, rng, search)
         write_deal(T, work, est, level, out, fout, col)
         if tracing:
             for c in range(32):
@@ -446,18 +448,20 @@ def play_match(T, kinds, params, work, est, rng, rows):
 
 
 @driver
-def simulate_matches(run, T, kinds, params):
+def simulate_matches(run, T, kinds, params, search):
     """Matches start .. start+n-1 of a run (the R_* slots of ``run``): (deal int matrix, deal
     float matrix, match matrix, traces), one column per deal / match and one row per column of
     `DEAL_ROWS` / `MATCH_ROWS`. With ``run[R_TRACE]`` set, the traces [32, deals] hold each
-    deal's cards in play order (the replay switch); else they are [32, 0]."""
+    deal's cards in play order (the replay switch); else they are [32, 0]. ``search``: the pimc
+    bot's scratch (`pimc_scratch`), None when no seat is pimc: the loop compiled for None holds
+    no pimc and no solver."""
     n = run[R_N]
     capacity = n * run[R_EXPECTED_DEALS] + MAX_DEALS_PER_MATCH
     out = np.empty((N_DEAL_ROWS, capacity), dtype=np.int64)
     fout = np.empty((N_FLOAT_ROWS, capacity), dtype=np.float64)
     mout = np.zeros((N_MATCH_ROWS, n), dtype=np.int64)
     traces = np.empty((32, capacity if run[R_TRACE] != 0 else 0), dtype=np.int64)
-    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
     est = np.empty(6, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     work[W_SEED] = run[R_SEED]
@@ -470,7 +474,7 @@ def simulate_matches(run, T, kinds, params):
         work[W_MATCH] = run[R_START] + m
         work[W_COL] = k
         work[W_MCOL] = m
-        k += play_match(T, kinds, params, work, est, rng, (out, fout, mout, traces))
+        k += play_match(T, kinds, params, work, est, rng, (out, fout, mout, traces), search)
     return out[:, :k], fout[:, :k], mout, traces[:, :k]
 
 
@@ -491,7 +495,7 @@ def choose_contract(hands, dealer: int, trump: int, T, kinds, params, seed: int,
     """The bots' contract for given ``hands``, as deal ``index`` of a run with ``seed`` would
     choose it: forehand names trump (unless ``trump`` >= 0 is given), then the bidding.
     Returns (trump, declarer's estimate, bid, estimates, bidders)."""
-    work = np.zeros(WORK_SIZE + pimc_work_size(kinds), dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
     work[W_HANDS:W_HANDS + 4] = hands
     work[W_SEED], work[W_INDEX], work[W_DEALER] = as_int64(seed), index, dealer
     trump, trump_est, level, est = _contract_of(T, kinds, params, work, trump)

@@ -115,7 +115,8 @@ class KrakenGame(Game):
         run[_play.R_START], run[_play.R_N] = start, n
         run[_play.R_EXPECTED_DEALS], run[_play.R_TRACE] = self._expected_deals(), trace
         simulate = self.loop("simulate_matches", _play.simulate_matches)
-        ints, floats, matches, traces = simulate(run, self.tables, kinds, params)
+        ints, floats, matches, traces = simulate(run, self.tables, kinds, params,
+                                                 _play.pimc_scratch(kinds))
         frames = {"deals": DEAL_ROWS.to_frame(type(self).deal_columns, ints, floats),
                   "matches": MATCH_ROWS.to_frame(self.match_columns, matches)}
         return frames, traces.T

@@ -56,6 +56,7 @@ from simcards.engine.sampler import (
     prepare_counts,
     sampler_size,
     seat_stream,
+    search_scratch,
     work_size,
 )
 from simcards.engine.state import S_HAND, S_PLAYED, S_TRICK_NO
@@ -136,6 +137,12 @@ WORK_SIZE = W_SCORE + N_CLASSES
 def pimc_work_size(kinds):
     """Length of the work array a simulation with these bot kinds needs (1 without pimc)."""
     return work_size(kinds, PIMC_KIND, WORK_SIZE)
+
+
+def pimc_scratch(kinds):
+    """The pimc bot's scratch for a batch loop with bot ``kinds``, None when no seat is pimc
+    (the loop then compiles without pimc and the solver: `_sampler.search_scratch`)."""
+    return search_scratch(kinds, PIMC_KIND, WORK_SIZE)
 
 
 # ---------------------------------------------------------------- the samples

@@ -45,7 +45,6 @@ from simcards.games.skat.bots import (
     threshold_logits,
     N_LOGITS,
 )
-from simcards.games.skat._pimc import pimc_work_size
 from simcards.games.skat.columns import DEAL_COLUMNS
 from simcards.games.skat.rules import NULL, PASSED, R_KONTRA, R_SCORING, SCORING_SEEGER, T_RULES
 from simcards.games.skat._kernels import SEEGER_LOSS, SEEGER_WIN
@@ -181,7 +180,7 @@ def held_for_play(hands, skat, declarer, hand_game, discard, played):
 @kernel
 def play_out(st, T, kinds, params, rng, trace, work):
     """Let the bots play the deal in ``st`` to its end, recording the cards in ``trace``
-    (``work``: the pimc bot's scratch, `_pimc.pimc_work_size`). Every game writes this loop
+    (``work``: the pimc bot's scratch, `_pimc.pimc_scratch`). Every game writes this loop
     to the same template (docs/architecture.md, "Adding a ruleset")."""
     k = 0
     while True:
@@ -197,10 +196,11 @@ def play_out(st, T, kinds, params, rng, trace, work):
 
 
 @driver
-def simulate_into(out, seed, start, T, kinds, params, traces):
+def simulate_into(out, seed, start, T, kinds, params, traces, work):
     """Deals start .. start+out.shape[1]-1 into ``out`` (N_COLUMNS rows). With a trace switch
     (``traces`` has a row per deal; shape [0, 32] turns it off) each deal's cards go to its
-    row of ``traces`` in play order."""
+    row of ``traces`` in play order. ``work``: the pimc bot's scratch (`_pimc.pimc_scratch`),
+    None when no seat is pimc: the loop compiled for None holds no pimc and no solver."""
     n = out.shape[1]
     tracing = traces.shape[0] > 0
     hands = np.empty(3, dtype=np.int64)
@@ -220,7 +220,6 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
     kontra_rule = T[T_RULES + R_KONTRA] != 0
     logits = np.empty((3, N_LOGITS), dtype=np.float64)
     threshold_logits(params, logits)
-    work = np.zeros(pimc_work_size(kinds), dtype=np.int64)
     for k in range(n):
         index = start + k
         dealer, skat = deal_cards(seed, index, hands, deck, rng)
@@ -262,7 +261,8 @@ def simulate_into(out, seed, start, T, kinds, params, traces):
         reset_stream(rng, seed, index, STREAM_PLAY)
         play_out(st, T, kinds, params, rng, trace, work)
         if tracing:
-            traces[k, :] = trace
+            for c in range(trace.shape[0]):  # not a slice assignment: it compiles an error message
+                traces[k, c] = trace[c]
         points_d = st[S_POINTS + declarer] + mask_points(T, discard)
         tricks_d = st[S_TRICKS + declarer]
         points_o = 0
@@ -312,12 +312,12 @@ N_DECLARED = 10
 
 
 @driver
-def play_declared(seed, declared, T, kinds, params, out):
+def play_declared(seed, declared, T, kinds, params, out, work):
     """Play the card phase of given declared games again, with other bots: row ``k`` of
     ``declared`` (D_* columns) is dealt as deal ``declared[k, D_DEAL_INDEX]`` of a run with
     ``seed`` and played from its own play stream; ``out[k]`` gets (declarer's card points,
     his tricks, won). The same deals with the same contracts, so two bot line-ups can be
-    compared game by game."""
+    compared game by game. ``work``: as in `simulate_into`."""
     hands = np.empty(3, dtype=np.int64)
     played = np.empty(3, dtype=np.int64)
     deck = np.empty(32, dtype=np.int64)
@@ -325,7 +325,6 @@ def play_declared(seed, declared, T, kinds, params, out):
     trace = np.empty(32, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     res = np.zeros(N_SETTLE, dtype=np.int64)
-    work = np.zeros(pimc_work_size(kinds), dtype=np.int64)
     for k in range(declared.shape[0]):
         index = declared[k, D_DEAL_INDEX]
         declarer = declared[k, D_DECLARER]

@@ -414,9 +414,10 @@ def re_call(kind, est, params, rng):
 @hot
 def choose_card(kind, legal, st, T, params, rng, work):
     """The card a bot plays from ``legal`` (``work``: the pimc bot's scratch,
-    `_pimc.pimc_work_size`)."""
+    `_pimc.pimc_scratch`; None when no seat is pimc, and then pimc is not compiled)."""
     if kind == RANDOM:
         return nth_bit_index(legal, randint(rng, popcount(legal)))
-    if kind == PIMC:
-        return pimc_card(st[S_TO_MOVE], legal, st, T, params, rng, work)
+    if work is not None:  # a literal None test: Numba drops it before typing a None work
+        if kind == PIMC:
+            return pimc_card(st[S_TO_MOVE], legal, st, T, params, rng, work)
     return heuristic_card(st[S_TO_MOVE], legal, st, T, params)

@@ -45,7 +45,6 @@ def play_every_contract(seed, n, T, params, won, declarers, hands10):
     rng = np.empty(1, dtype=np.uint64)
     res = np.zeros(N_SETTLE, dtype=np.int64)
     kinds = np.ones(3, dtype=np.int64)
-    work = np.zeros(1, dtype=np.int64)  # heuristic bots: no pimc scratch
     for i in range(n):
         dealer, skat = deal_cards(seed, i, hands, deck, rng)
         reset_stream(rng, seed, i, STREAM_CONTRACT)
@@ -58,7 +57,7 @@ def play_every_contract(seed, n, T, params, won, declarers, hands10):
             held_for_play(hands, skat, declarer, 0, discard, played)
             new_state(st, played, dealer, contract, declarer, discard, cards12, 18, 0, 0, 0, 0, 0)
             reset_stream(rng, seed, i, STREAM_PLAY)
-            play_out(st, T, kinds, params, rng, trace, work)
+            play_out(st, T, kinds, params, rng, trace, None)  # heuristic bots: no pimc scratch
             points = st[S_POINTS + declarer] + mask_points(T, discard)
             settle_into(cards12, contract, 18, points, st[S_TRICKS + declarer], 0, 0, 0, 0, T, res)
             won[i, contract] = res[X_WON]

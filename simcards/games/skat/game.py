@@ -15,6 +15,7 @@ from simcards.games.protocol import BenchEntry, Game, Objective
 from simcards.errors import check_count
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play
+from simcards.games.skat._pimc import pimc_scratch
 from simcards.games.skat import bots as sbots
 from simcards.games.skat.columns import DEAL_COLUMNS
 from simcards.games.skat.rules import (
@@ -97,7 +98,7 @@ class SkatGame(Game):
     def _simulate_matrix(self, seed, start, n, kinds, params):
         out = self._row_buffer(_play.N_COLUMNS, n)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
-                                                        _NO_TRACES)
+                                                        _NO_TRACES, pimc_scratch(kinds))
         return out
 
     def _simulate_frames(self, seed, start, n, kinds, params):
@@ -108,7 +109,7 @@ class SkatGame(Game):
         out = np.empty((_play.N_COLUMNS, n), dtype=np.int64)
         traces = np.empty((n, _play.N_CARDS), dtype=np.int64)
         self.loop("simulate_into", _play.simulate_into)(out, seed, start, self.tables, kinds, params,
-                                                        traces)
+                                                        traces, pimc_scratch(kinds))
         return {"deals": _play.DEAL_ROWS.to_frame(DEAL_COLUMNS, out)}, traces
 
     def play_declared(self, deals: pl.DataFrame, seed: int, bots: Any) -> pl.DataFrame:
@@ -121,7 +122,7 @@ class SkatGame(Game):
         kinds, params = self.resolve_bots(bots)
         out = np.zeros((games.height, 3), dtype=np.int64)
         _play.play_declared(check_count("seed", seed), declared.reshape(-1, _play.N_DECLARED),
-                            self.tables, kinds, params, out)
+                            self.tables, kinds, params, out, pimc_scratch(kinds))
         return pl.DataFrame({"deal_index": games["deal_index"],
                              "points_declarer": out[:, 0].astype(np.int16),
                              "tricks_declarer": out[:, 1].astype(np.int8),

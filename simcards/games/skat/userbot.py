@@ -56,7 +56,7 @@ from simcards.games.botspec import HEURISTIC
 from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
 from simcards.games.skat import bots as B
-from simcards.games.skat._pimc import pimc_work_size
+from simcards.games.skat._pimc import pimc_scratch
 from simcards.games.skat.rules import GRAND, NULL, T_BASE
 from simcards.games.skat.scoring import CONTRACTS
 from simcards.games.userbots import (
@@ -297,7 +297,7 @@ def series_loop(inner):
     forms them) and the series' Seeger-Fabian totals before it. A chunk that starts inside a
     series first plays the series' earlier deals again (at most 35, their rows dropped), so the
     views are the same however a run is split into chunks and workers."""
-    def simulate_into(out, seed, start, T, kinds, params, traces):
+    def simulate_into(out, seed, start, T, kinds, params, traces, work):
         table = active()
         length = table.game.deals_per_game
         column = np.empty((P.N_COLUMNS, 1), dtype=np.int64)
@@ -308,7 +308,7 @@ def series_loop(inner):
             if index % length == 0:
                 totals = [0, 0, 0]
             table.context_next.update(series_scores=tuple(totals), deal_no=index % length)
-            inner(column, seed, index, T, kinds, params, trace)
+            inner(column, seed, index, T, kinds, params, trace, work)
             for seat in range(3):
                 totals[seat] += int(column[P.C_SEEGER + seat, 0])
             if index >= start:
@@ -564,4 +564,4 @@ def auction_record(dealer: int, auction, T) -> tuple:
     return tuple(record)
 
 
-SUPPORT = SkatSupport(DECK32, 3, suggesting(B.choose_card, pimc_work_size))
+SUPPORT = SkatSupport(DECK32, 3, suggesting(B.choose_card, pimc_scratch))

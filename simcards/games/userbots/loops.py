@@ -157,11 +157,12 @@ def scratch_play_loop(links, build: Build, play_out, builtin_card, without_scrat
     return hooked_play(play, build, scratch=True) if build.python else play
 
 
-def suggesting(choose_card, work_size):
+def suggesting(choose_card, scratch):
     """`state.suggest`'s card for a game whose batch loop plays ``choose_card`` with a scratch
-    array: any built-in kind, a search bot with a scratch of its own (``work_size(kinds)``)."""
+    array: any built-in kind, a search bot with a scratch of its own (``scratch(kinds)``: None
+    for a kind that does not search, so a heuristic suggestion compiles no search)."""
     def suggested(kind, legal, st, T, params, rng):
-        work = np.zeros(work_size(np.array([kind], dtype=np.int64)), dtype=np.int64)
+        work = scratch(np.array([kind], dtype=np.int64))
         return choose_card(kind, legal, st, T, params, rng, work)
 
     return suggested
