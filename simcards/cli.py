@@ -496,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_integer_arg, help="games per table instead of the config's")
 
     p = _report_command(sub, "tune", _cmd_tune,
-                        "tune bot parameters (bidding thresholds) against a baseline",
+                        "tune bot parameters (bidding thresholds) against a baseline or to an equilibrium",
                         "Search bot parameter values that maximise the tuned side's expected gain "
                         "in duplicate matches against a baseline bot; writes "
                         "reports/<name>/thresholds.toml (includable in a run config) and a report. "
