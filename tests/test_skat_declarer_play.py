@@ -124,3 +124,13 @@ def test_second_on_a_trump_lead_he_wins_with_his_lowest_trump_that_does():
              ["8H", "QH", "JD", "AC", "10C", "KC", "AS", "10S", "AD", "KD"]]
     state = _play(hands, ["7C", "7D"], declarer=2, contract="hearts", cards=("9H",))
     assert state.suggest() == "QH"
+
+
+def test_with_trumps_left_in_a_suit_game_he_leads_his_shortest_plain_suit():
+    # Hearts, forehand declares with JD 7H: no trump to draw, no master to cash; he leads his
+    # lone 7C to be void in clubs and ruff them later (he used to lead 8S, his longest suit)
+    hands = [["JC", "JS", "AC", "10C", "KC", "QC", "9C", "AH", "10H", "KH"],
+             ["JD", "7H", "KS", "QS", "9S", "8S", "7C", "KD", "QD", "9D"],
+             ["8C", "AS", "10S", "JH", "QH", "9H", "8H", "AD", "10D", "8D"]]
+    state = _play(hands, ["7S", "7D"], declarer=1, contract="hearts")
+    assert state.suggest() == "7C"
