@@ -38,3 +38,10 @@ def test_two_singletons_make_two_voids():
     # three-card suit
     hand = ["JC", "JS", "JD", "AC", "KC", "QC", "9C", "10H", "KD", "10S", "9S", "8S"]
     assert _discard(hand, CLUBS) == sorted(["10H", "KD"])
+
+
+def test_a_void_comes_before_the_points_of_two_loose_tens():
+    # Clubs: KH 7H empty hearts (4 points) for him to ruff; 10S and 10D would bury 20 and leave
+    # no void (he laid the tens away while a void was worth 12 points)
+    hand = ["JC", "JS", "AC", "KC", "KH", "7H", "10S", "9S", "8S", "10D", "9D", "8D"]
+    assert _discard(hand, CLUBS) == sorted(["KH", "7H"])

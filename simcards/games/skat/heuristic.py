@@ -66,7 +66,9 @@ PARAMS = (
     # declaration and play
     ("needs_schneider_weight", 0.3, "declaration: a game that reaches the bid only with Schneider "
                                     "counts its estimate times this"),
-    ("discard_void_bonus", 12.0, "discard: worth of emptying a plain suit, in card points"),
+    # 20 puts a void before any points buried (12 lost 0.07-0.08 list points a game:
+    # scripts/skat_play_ab.py --rediscard, seeds 41 and 43, 60,000 deals each)
+    ("discard_void_bonus", 20.0, "discard: worth of emptying a plain suit, in card points"),
     ("pull_trumps_min", 3.0, "declarer leads trumps while the defenders hold some and he holds "
                              "at least this many (always with the highest trump left)"),
     ("contest_points", 4.0, "ruff or overtake a trick that is not yet safe when it holds at "
