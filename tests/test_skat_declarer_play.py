@@ -134,3 +134,14 @@ def test_with_trumps_left_in_a_suit_game_he_leads_his_shortest_plain_suit():
              ["8C", "AS", "10S", "JH", "QH", "9H", "8H", "AD", "10D", "8D"]]
     state = _play(hands, ["7S", "7D"], declarer=1, contract="hearts")
     assert state.suggest() == "7C"
+
+
+def test_in_a_grand_he_cashes_a_master_even_where_a_defender_is_void():
+    # Grand, forehand declares with JD; AD took the first trick, rearhand void in diamonds:
+    # 10D is the master and he cashes it; a void defender can only take it with a jack (he used
+    # to keep it while jacks were out, and led 9C)
+    hands = [["AC", "10C", "8C", "7C", "AH", "10H", "8H", "7H", "QS", "9S"],
+             ["JD", "AD", "10D", "9D", "KC", "QC", "9C", "KH", "QH", "9H"],
+             ["JC", "JS", "JH", "KD", "QD", "8D", "7D", "AS", "10S", "KS"]]
+    state = _play(hands, ["7S", "8S"], declarer=1, contract="grand", cards=("AD", "7D", "7C"))
+    assert state.suggest() == "10D"

@@ -226,7 +226,9 @@ def _declarer_card(legal, st, T, params):
                 return top  # the highest trump left: draw
             if popcount(my_trumps) >= params[P_PULL]:
                 return _extreme_power(my_trumps, T, contract, False)
-        # cash plain masters the defenders must follow (no trumps out, or nobody void)
+        # cash plain masters: in a suit game where the defenders must follow (no trumps out, or
+        # nobody void); in a Grand always, since only a jack takes it there and a master kept
+        # back is thrown away later (keeping it while jacks were out lost 0.7-1.1 a Grand)
         defenders_void = void_cards(st, (seat + 1) % 3, T, contract) | void_cards(st, (seat + 2) % 3, T, contract)
         for suit in range(4):
             mine = legal & _suit(T, contract, suit)
@@ -234,7 +236,7 @@ def _declarer_card(legal, st, T, params):
                 continue
             top = _extreme_power(mine, T, contract, True)
             if _beaters(T, contract, top) & unseen & _suit(T, contract, suit) == 0:
-                if out == 0 or not defenders_void & _suit(T, contract, suit):
+                if out == 0 or contract == GRAND or not defenders_void & _suit(T, contract, suit):
                     return top
         plain = legal & ~trumps
         if plain:
