@@ -60,3 +60,14 @@ def test_third_after_the_declarer_ducked_we_shed_our_highest_card():
                    "8H KH KC AC KD AD 8S 9S JS QS"], "KS AS", declarer=2, cards=("10H", "8H"))
     assert state.to_move == 0
     assert state.suggest() == "AH"
+
+
+def test_the_declarer_leads_his_highest_card_under_all_the_defenders_cards_of_its_suit():
+    # Null Ouvert, seat 1 declares and leads: 7C 8C 9C are all under every club the defenders
+    # may hold (his Skat, KD AD, is his), so 9C is a sure exit and 7C stays for later; 10D is
+    # not (9D is out). He used to lead his lowest card, 7C
+    state = _null(["10C JC QC 9S 10S JS 9H 10H JH 9D",
+                   "7C 8C 9C 7S 8S 7H 8H 7D 8D 10D",
+                   "KC AC QS KS AS QH KH AH JD QD"], "KD AD", declarer=1)
+    assert state.to_move == 1
+    assert state.suggest() == "9C"

@@ -424,6 +424,21 @@ def _null_card(legal, st, T):
     n = st[S_N_PLAYED]
     if seat == declarer:
         if n == 0:
+            # lead the highest card under every card of its suit the defenders may hold (they
+            # must take it), keeping the lower ones; else the lowest card
+            out = _unseen(st, seat)
+            if not st[S_HAND_GAME]:
+                out &= ~st[S_SKAT]  # he laid the Skat away himself
+            sure = np.int64(0)
+            rest = legal
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                suit_out = out & _suit(T, contract, eff_suit(T, contract, card))
+                if suit_out and suit_out & _null_under(T, card) == 0:
+                    sure |= np.int64(1) << card
+            if sure:
+                return _extreme_power(sure, T, contract, True)
             return _extreme_power(legal, T, contract, False)
         best = st[S_TRICK + st[S_WIN_POS]]
         led_suit = eff_suit(T, contract, st[S_TRICK])
