@@ -14,10 +14,10 @@ hand open: the most any defence can do against a declarer who also plays perfect
 hidden, bid at most 23): what the open hand gives the defenders.
 
 For each line-up: the declarer's win rate (Wilson 95% interval) and list points a game (95%
-interval), and paired against the heuristic defence the difference a game. Across two builds
-(a change to the heuristic's Null play): ``--games`` writes the Null games (or reads them),
-``--save`` writes the heuristic line-up's scores with one build's python, ``--against`` reads
-them as the old side in the other.
+interval), and paired against the heuristic line-up (with ``--against``: the old build's) the
+difference a game. Across two builds (a change to the heuristic's Null play): ``--games``
+writes the Null games (or reads them), ``--save`` writes the heuristic line-up's scores with
+one build's python, ``--against`` reads them as the old side in the other.
 """
 
 from __future__ import annotations
@@ -33,18 +33,8 @@ import polars as pl
 import simcards
 from simcards.games.skat.rules import NULL
 from simcards.games.skat.solver import perfect_play
-from skat_play_ab import list_scores, summary  # the sibling script: list scores, intervals
-
-
-def rate(won: np.ndarray) -> str:
-    """The share of True in ``won`` with its Wilson 95% interval."""
-    n = won.size
-    if n == 0:
-        return "-"
-    p, z = float(won.mean()), 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return f"{100 * p:.1f}% ({100 * (centre - half):.1f}-{100 * (centre + half):.1f})"
+from skat_loss_breakdown import rate  # the sibling scripts: Wilson intervals, list scores
+from skat_play_ab import list_scores, summary
 
 
 def mean_interval(x: np.ndarray) -> str:
@@ -78,10 +68,10 @@ def report(name: str, games: pl.DataFrame, scores: np.ndarray, won: np.ndarray,
            base: tuple[np.ndarray, np.ndarray] | None) -> None:
     ouvert = games["ouvert"].to_numpy().astype(bool)
     for family, mask in (("Null Ouvert", ouvert), ("plain Null", ~ouvert)):
-        line = (f"  {name:<22} {family:<11} {int(mask.sum()):6d} games: won {rate(won[mask])}, "
+        line = (f"  {name:<22} {family:<11} {int(mask.sum()):6d} games: won {rate(int(won[mask].sum()), int(mask.sum()))}, "
                 f"list {mean_interval(scores[mask])}")
         if base is not None and mask.any():
-            line += f"; minus heuristic defence {summary(scores[mask] - base[0][mask])}"
+            line += f"; minus the heuristic line-up {summary(scores[mask] - base[0][mask])}"
         print(line, flush=True)
 
 
@@ -119,15 +109,15 @@ def main() -> None:
         if not saved["deal_index"].equals(games["deal_index"]):
             raise SystemExit("the saved scores are of other Null games")
         old = (saved["list"].to_numpy(), saved["won"].to_numpy())
-        report("old heuristic defence", games, *old, None)
-        report("new heuristic defence", games, *heuristic, old)
+        report("heuristic, old build", games, *old, None)
+        report("heuristic, this build", games, *heuristic, old)
         heuristic = old
     else:
-        report("heuristic defence", games, *heuristic, None)
+        report("heuristic", games, *heuristic, None)
     if args.pimc:
         began = time.perf_counter()
         pimc = play(game, games, args.seed, "pimc")
-        report("pimc defence", games, *pimc, heuristic)
+        report("pimc defenders", games, *pimc, heuristic)
         print(f"    (pimc {time.perf_counter() - began:.0f} s)")
     if args.dd:
         began = time.perf_counter()
