@@ -98,3 +98,31 @@ def auction(dealer: int, limits: list[int]) -> tuple[int, int]:
     if limits[forehand] >= 18:
         return forehand, 18
     return -1, 0
+
+
+BASE_VALUE = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
+NULL_VALUE = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}  # (Hand, Ouvert)
+
+
+def matadors(cards, contract: str) -> int:
+    """Matadors of the declarer's cards: +k "with k", -k "without k" (the run of top trumps
+    from the club jack down that the cards hold, or lack)."""
+    order = [f"J{s}" for s in "CSHD"]
+    if contract in TRUMP_SUIT:
+        order += [rank + TRUMP_SUIT[contract] for rank in reversed(PLAIN_ORDER)]
+    holds = [code in set(cards) for code in order]
+    run = next((k for k, held in enumerate(holds) if held != holds[0]), len(holds))
+    return run if holds[0] else -run
+
+
+def expected_score(contract: str, ouvert: bool, hand: bool, cards12, bid: int, p: float,
+                   seeger: bool) -> float:
+    """The declarer's expected score of a game won with chance p: +value won, -2 x value lost,
+    Seeger-Fabian 50 more either way; the value without Schneider, at least the bid."""
+    if contract == "null":
+        value = NULL_VALUE[(hand, ouvert)]
+    else:
+        value = BASE_VALUE[contract] * (abs(matadors(cards12, contract)) + 1 + hand)
+    value = max(value, bid)
+    won, lost = value + 50 * seeger, -2 * value - 50 * seeger
+    return p * won + (1 - p) * lost

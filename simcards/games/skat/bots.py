@@ -74,6 +74,8 @@ from simcards.games.skat.rules import (
     JACKS_MASK,
     NULL,
     R_N_LADDER,
+    R_SCORING,
+    SCORING_SEEGER,
     RA,
     R10,
     T_BASE,
@@ -331,10 +333,72 @@ def discard_for(contract, cards12, T, params):
 
 
 @kernel
+def expected_score(contract, ouvert, hand_game, cards12, bid, p, seeger, T):
+    """The declarer's expected score of a game he wins with chance ``p``: +value when won,
+    -2 x value when lost, and in Seeger-Fabian (``seeger``) 50 more either way. The value is
+    the game's without Schneider, or the bid when that is higher (an overbid loses at the
+    bid's value)."""
+    if contract == NULL:
+        value = (59 if hand_game else 46) if ouvert else (35 if hand_game else 23)
+    else:
+        value = T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1 + hand_game)
+    if value < bid:
+        value = bid
+    score = p * value - (1.0 - p) * 2.0 * value
+    if seeger:
+        score += 50.0 * (2.0 * p - 1.0)
+    return score
+
+
+@kernel
+def choose_game(hand10, cards12, held, hand_game, bid, T, params):
+    """The heuristic's game for its cards: (contract, Ouvert, discard, estimate). The declarer plays ``held`` (his ten dealt cards in a Hand game, his twelve less a
+    chosen discard), or, with ``held`` = -1, each game with its own discard (`discard_for`).
+    Of the games that reach the bid without announcements, the one of highest expected score
+    (`expected_score`): Null Ouvert where the Null estimate clears the Ouvert threshold, a game
+    that needs Schneider to reach the bid weighed down. When none reaches it, the highest suit
+    or Grand, which is overbid."""
+    seeger = T[T_RULES + R_SCORING] == SCORING_SEEGER
+    best_score, best_est = -1e300, -1.0
+    best_contract, best_ouvert, best_discard = GRAND, 0, np.int64(0)
+    fallback_value, fallback_contract = -1, GRAND
+    for contract in range(6):
+        if not can_reach(hand10, cards12, contract, bid, hand_game, 0, 0, int(contract == NULL), T):
+            if contract != NULL:
+                value = T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 3)
+                if value > fallback_value:
+                    fallback_value, fallback_contract = value, contract
+            continue
+        discard = discard_for(contract, cards12, T, params) if held < 0 else cards12 & ~held
+        p = estimate(cards12 & ~discard, contract, T, params)
+        ouvert = 0
+        if contract == NULL:
+            # Null Ouvert when it is this safe, else plain Null where its value reaches the bid
+            if p >= params[P_T_OUVERT]:
+                ouvert = 1
+            elif not can_reach(hand10, cards12, NULL, bid, hand_game, 0, 0, 0, T):
+                continue
+        elif T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1 + hand_game) < bid:
+            p *= params[P_NEEDS_SCHNEIDER]
+        # the game worth most on average, not the one most likely won: a Grand's double value
+        # pays for a few more losses than a suit game's
+        score = expected_score(contract, ouvert, hand_game, cards12, bid, p, seeger, T)
+        if score > best_score:
+            best_score, best_est = score, p
+            best_contract, best_ouvert, best_discard = contract, ouvert, discard
+    if best_est < 0.0:
+        best_contract, best_ouvert = fallback_contract, 0
+        best_discard = discard_for(best_contract, cards12, T, params) if held < 0 else cards12 & ~held
+        best_est = estimate(cards12 & ~best_discard, best_contract, T, params)
+    return best_contract, best_ouvert, best_discard, best_est
+
+
+@kernel
 def declare(kind, hand10, skat, bid, plan, T, params, rng, out):
     """The declarer's game into ``out``: [contract, Hand, Schneider announced, Schwarz
-    announced, Ouvert, discard mask]; returns the estimate behind it. Only games that can
-    reach the bid are chosen while any can (else the highest possible, which is overbid)."""
+    announced, Ouvert, discard mask]; returns the estimate behind it: Hand where the bidding
+    plan says so and it still reaches the bid, else the game of `choose_game` after the
+    pickup."""
     cards12 = hand10 | skat
     out[2], out[3] = 0, 0
     if kind == RANDOM:
@@ -362,35 +426,9 @@ def declare(kind, hand10, skat, bid, plan, T, params, rng, out):
                                                              plan[3], T):
         out[0], out[1], out[4], out[5] = plan[1], 1, plan[3], skat
         return estimate(hand10, plan[1], T, params)
-    best_est, best_contract, best_ouvert, best_discard = -1.0, GRAND, 0, np.int64(0)
-    fallback_value, fallback_contract = -1, GRAND
-    for contract in range(6):
-        if not can_reach(hand10, cards12, contract, bid, 0, 0, 0, int(contract == NULL), T):
-            if contract != NULL:
-                value = T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 3)
-                if value > fallback_value:
-                    fallback_value, fallback_contract = value, contract
-            continue
-        discard = discard_for(contract, cards12, T, params)
-        p = estimate(cards12 & ~discard, contract, T, params)
-        ouvert = 0
-        if contract == NULL:
-            # Null Ouvert (46) when it is this safe, else plain Null where 23 reaches the bid
-            if p >= params[P_T_OUVERT]:
-                ouvert = 1
-                p += 1e-3
-            elif not can_reach(hand10, cards12, NULL, bid, 0, 0, 0, 0, T):
-                continue
-        elif T[T_BASE + contract] * (abs(matadors(cards12, contract, T)) + 1) < bid:
-            p *= params[P_NEEDS_SCHNEIDER]
-        if p > best_est:
-            best_est, best_contract, best_ouvert, best_discard = p, contract, ouvert, discard
-    if best_est < 0.0:
-        best_contract = fallback_contract
-        best_discard = discard_for(best_contract, cards12, T, params)
-        best_est = estimate(cards12 & ~best_discard, best_contract, T, params)
-    out[0], out[1], out[4], out[5] = best_contract, 0, best_ouvert, best_discard
-    return best_est
+    contract, ouvert, discard, est = choose_game(hand10, cards12, np.int64(-1), 0, bid, T, params)
+    out[0], out[1], out[4], out[5] = contract, 0, ouvert, discard
+    return est
 
 
 @kernel

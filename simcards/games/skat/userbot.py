@@ -57,7 +57,7 @@ from simcards.games.skat import _kernels as K
 from simcards.games.skat import _play as P
 from simcards.games.skat import bots as B
 from simcards.games.skat._pimc import pimc_scratch
-from simcards.games.skat.rules import GRAND, NULL, T_BASE
+from simcards.games.skat.rules import NULL
 from simcards.games.skat.scoring import CONTRACTS
 from simcards.games.userbots import (
     DECISION_IDS,
@@ -122,35 +122,10 @@ def user_hold_call(seat, kinds, limits, value, rng):
 @njit(cache=True)
 def heuristic_game(hand10, cards12, held, hand_game, bid, T, params):
     """The heuristic's game for fixed premises: the declarer plays ``held`` (his ten dealt cards
-    in a Hand game, else his twelve, ``cards12``, less the discard). Among the games that can
-    reach the bid (no announcements), the one with the best estimate, Null Ouvert where the
-    Null estimate clears the Ouvert threshold, a game that needs Schneider weighed down; when
-    none can reach it, the highest suit or Grand (overbid), as `bots.declare` chooses.
+    in a Hand game, else his twelve, ``cards12``, less the discard); `bots.choose_game`.
     Returns (contract, ouvert, estimate)."""
-    best_est, best_contract, best_ouvert = -1.0, GRAND, 0
-    fallback_value, fallback_contract = -1, GRAND
-    for contract in range(6):
-        if not K.can_reach(hand10, cards12, contract, bid, hand_game, 0, 0, int(contract == NULL), T):
-            if contract != NULL:
-                value = T[T_BASE + contract] * (abs(K.matadors(cards12, contract, T)) + 3)
-                if value > fallback_value:
-                    fallback_value, fallback_contract = value, contract
-            continue
-        p = B.estimate(held, contract, T, params)
-        ouvert = 0
-        if contract == NULL:
-            if p >= params[B.P_T_OUVERT]:
-                ouvert = 1
-                p += 1e-3
-            elif not K.can_reach(hand10, cards12, NULL, bid, hand_game, 0, 0, 0, T):
-                continue
-        elif T[T_BASE + contract] * (abs(K.matadors(cards12, contract, T)) + 1) < bid:
-            p *= params[B.P_NEEDS_SCHNEIDER]
-        if p > best_est:
-            best_est, best_contract, best_ouvert = p, contract, ouvert
-    if best_est < 0.0:
-        return fallback_contract, 0, B.estimate(held, fallback_contract, T, params)
-    return best_contract, best_ouvert, best_est
+    contract, ouvert, _, est = B.choose_game(hand10, cards12, held, hand_game, bid, T, params)
+    return contract, ouvert, est
 
 
 @njit(cache=True)
