@@ -253,9 +253,13 @@ def test_tournament_config_errors_exit_2(tmp_path, capsys):
     assert "games = 0" in err and "entrants = " in err
 
 
-def test_bench_json_is_one_object(capsys):
+def test_bench_json_is_one_object(capsys, monkeypatch):
     import json as _json
 
+    from simcards.games.klaverjas.solver import KlaverjasSolver
+
+    # one pimc deal (timed three times) is enough for a figure; --quick plays five
+    monkeypatch.setattr(KlaverjasSolver, "bench_pimc_deals", (1, 20))
     assert main(["bench", "--json", "--quick", "--no-e2e", "--no-compile", "--seconds", "0.05",
                  "--rulesets", "klaverjas-rotterdam"]) == 0
     data = _json.loads(capsys.readouterr().out)

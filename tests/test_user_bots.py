@@ -744,3 +744,71 @@ def test_skat_views_carry_the_series_so_far():
     tail, tail_seen = series_seen(4, 8)
     assert tail.equals(deals.filter(pl.col("deal_index") >= 8))
     assert tail_seen == {i: seen[i] for i in range(8, 12)}
+
+
+FIRST_LEGAL = """
+from numba import njit
+
+STEP = {step}
+
+
+@njit
+def lowest(legal):
+    card = 0
+    while not (legal >> card) & 1:
+        card += 1
+    return card
+
+
+@njit
+def choose_card(kind, legal, st, T, params, rng):
+    {body}
+"""
+LOWEST = "return lowest(legal)"
+HIGHEST = "card = 63\n    while not (legal >> card) & 1:\n        card -= STEP\n    return card"
+
+
+def test_a_numba_bots_loop_is_cached_under_its_code_and_a_changed_bot_compiles_anew(tmp_path,
+                                                                                     monkeypatch):
+    """A Numba bot's loops are cached on disk under a hash of the bot's code (`user_code_key`):
+    the same code loads them (no compile), a changed function, helper or constant compiles
+    anew and plays the new code: never a stale loop."""
+    import importlib
+
+    from simcards.compiling import watching_compiles
+    from simcards.games.userbots.loops import user_code_key
+
+    def load(step: int, body: str):
+        (tmp_path / "cachedbot.py").write_text(FIRST_LEGAL.format(step=step, body=body))
+        importlib.invalidate_caches()
+        sys.modules.pop("cachedbot", None)
+        return importlib.import_module("cachedbot")
+
+    sys.path.insert(0, str(tmp_path))
+    sys.dont_write_bytecode, writing = True, sys.dont_write_bytecode
+    try:
+        keys = {}
+        for name, step, body in [("lowest", 1, LOWEST), ("highest", 1, HIGHEST),
+                                 ("step", 2, HIGHEST), ("lowest again", 1, LOWEST)]:
+            keys[name] = user_code_key(((100, load(step, body).choose_card),))
+        assert keys["lowest"] == keys["lowest again"]
+        assert len({keys["lowest"], keys["highest"], keys["step"]}) == 3  # a constant counts too
+        assert user_code_key(((101, load(1, LOWEST).choose_card),)) != keys["lowest"]  # its kind id
+
+        game = simcards.load("hartenjagen")
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))  # the loops, not the kernels
+        plays = {}
+        for name, body in [("lowest", LOWEST), ("highest", HIGHEST), ("lowest again", LOWEST)]:
+            bot = {"kind": "numba", "entry": "cachedbot:choose_card"}
+            load(1, body)
+            with watching_compiles() as watch:
+                plays[name] = game.simulate_chunk(2, seed=3, bots=[bot, "heuristic"] * 2)
+            plays[name + " compiles"] = watch.count
+        assert plays["highest compiles"] > 0  # a changed bot: its loop compiled anew ...
+        assert not plays["lowest"]["matches"].equals(plays["highest"]["matches"])  # ... and plays
+        assert plays["lowest again compiles"] == 0  # the first code again: loaded from the cache
+        assert plays["lowest again"]["matches"].equals(plays["lowest"]["matches"])
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.dont_write_bytecode = writing
+        sys.modules.pop("cachedbot", None)

@@ -433,6 +433,21 @@ def _null_card(legal, st, T):
     n = st[S_N_PLAYED]
     if seat == declarer:
         if n == 0:
+            # lead the highest card under every card of its suit the defenders may hold (they
+            # must take it), keeping the lower ones; else the lowest card
+            out = _unseen(st, seat)
+            if not st[S_HAND_GAME]:
+                out &= ~st[S_SKAT]  # he laid the Skat away himself
+            sure = np.int64(0)
+            rest = legal
+            while rest:
+                card = lowest_bit_index(rest)
+                rest &= rest - 1
+                suit_out = out & _suit(T, contract, eff_suit(T, contract, card))
+                if suit_out and suit_out & _null_under(T, card) == 0:
+                    sure |= np.int64(1) << card
+            if sure:
+                return _extreme_power(sure, T, contract, True)
             return _extreme_power(legal, T, contract, False)
         best = st[S_TRICK + st[S_WIN_POS]]
         led_suit = eff_suit(T, contract, st[S_TRICK])
@@ -442,18 +457,33 @@ def _null_card(legal, st, T):
         if under:
             return _extreme_power(under, T, contract, True)
         return _extreme_power(legal, T, contract, False)
-    declarer_hand = st[S_HAND + declarer]
+    return _null_defence(legal, st, T, seat, declarer, n)
+
+
+@hot
+def _null_under(T, card):
+    """The cards of ``card``'s suit that rank under it in Null."""
+    return (_suit(T, NULL, eff_suit(T, NULL, card)) & ~_beaters(T, NULL, card)
+            & ~(np.int64(1) << card))
+
+
+@hot
+def _null_defence(legal, st, T, seat, declarer, n):
+    """A Null defender's card. The defenders win by making the declarer take a trick: he is
+    caught when the suit is led under his lowest card of it and nobody plays between that card
+    and his; while he can, he ducks under the trick's top card with his highest card below it.
+    So the defenders' low cards are their weapons and their high cards, played beside a low
+    lead, are what lets him duck. In Null Ouvert his hand is open, and the rules read it."""
+    contract = NULL
+    ouvert = st[S_OUVERT] != 0
+    his = st[S_HAND + declarer] if ouvert else np.int64(0)
+    partner = 3 - seat - declarer
+    declarer_void = void_cards(st, declarer, T, contract)
     if n == 0:
-        declarer_void = void_cards(st, declarer, T, contract)
-        if st[S_OUVERT]:
-            # lead where the declarer cannot duck under our lowest card
-            for suit in range(4):
-                mine = legal & _suit(T, contract, suit)
-                his = declarer_hand & _suit(T, contract, suit)
-                if mine and his:
-                    low = _extreme_power(mine, T, contract, False)
-                    if his & ~_beaters(T, contract, low) == 0:
-                        return low
+        if ouvert:
+            card = _null_ouvert_lead(legal, st, T, seat, partner, his)
+            if card >= 0:
+                return card
         best_suit, best_len = -1, 99
         for suit in range(4):
             mine = legal & _suit(T, contract, suit)
@@ -473,4 +503,85 @@ def _null_card(legal, st, T):
         if under:
             return _extreme_power(under, T, contract, True)  # stay under him
         return _extreme_power(legal, T, contract, True)
-    return _extreme_power(legal, T, contract, False)  # the declarer plays after us: go low
+    if n == 2:
+        # he ducked: the trick is ours; shed our highest card, the low ones are the weapons
+        return _extreme_power(legal, T, contract, True)
+    # the partner led and the declarer plays last: he ducks under the higher of our two cards,
+    # so stay under the partner's card (and, against an open hand, under his lowest card)
+    top = best
+    if ouvert:
+        his_suit = his & _suit(T, contract, led_suit)
+        if his_suit:
+            his_low = _extreme_power(his_suit, T, contract, False)
+            if _beaters(T, contract, best) & (np.int64(1) << his_low):
+                top = his_low
+    under = legal & _null_under(T, top)
+    if under:
+        return _extreme_power(under, T, contract, True)
+    return _extreme_power(legal, T, contract, False)
+
+
+@hot
+def _null_ouvert_lead(legal, st, T, seat, partner, his):
+    """Our lead against an open hand (-1: none found).
+
+    First a lead under the declarer's lowest card of a suit (he cannot duck it) where the
+    partner holds no card over that card of his (he takes the trick for sure), else where the
+    partner may hold one under it. A catch where the partner may be forced over his card comes
+    only after a suit that catches him within two leads (`_null_rounds`); else that suit, the
+    shorter for us on a tie (measured: scripts/skat_null_defence.py, in the commit)."""
+    contract = NULL
+    partner_may = _unseen(st, seat) & ~his & ~void_cards(st, partner, T, contract)
+    likely, risky = -1, -1
+    for suit in range(4):
+        mine = legal & _suit(T, contract, suit)
+        his_suit = his & _suit(T, contract, suit)
+        if mine == 0 or his_suit == 0:
+            continue
+        low = _extreme_power(mine, T, contract, False)
+        his_low = _extreme_power(his_suit, T, contract, False)
+        if his_suit & _null_under(T, low):
+            continue  # he can duck under our lowest card
+        partners = partner_may & _suit(T, contract, suit)
+        if partners & _beaters(T, contract, his_low) == 0:
+            return low  # the partner holds nothing over his lowest card: he takes this trick
+        if likely < 0 and partners & _null_under(T, his_low):
+            likely = low  # the partner may hold a card to play under his
+        if risky < 0:
+            risky = low  # the partner's cards may all be over his: he would take the trick
+    if likely >= 0:
+        return likely
+    # no catch yet: the suit where the defenders' low cards, led one by one, catch him soonest
+    best_card, best_rounds, best_len = -1, 99, 99
+    for suit in range(4):
+        mine = legal & _suit(T, contract, suit)
+        his_suit = his & _suit(T, contract, suit)
+        if mine == 0 or his_suit == 0:
+            continue
+        rounds = _null_rounds(T, mine | (partner_may & _suit(T, contract, suit)), his_suit)
+        length = popcount(mine)
+        if rounds < best_rounds or rounds == best_rounds and length < best_len:
+            best_card = _extreme_power(mine, T, contract, False)
+            best_rounds, best_len = rounds, length
+    if risky >= 0 and best_rounds > 2:
+        return risky
+    return best_card
+
+
+@hot
+def _null_rounds(T, ours, his):
+    """In how many leads of a suit the declarer is caught (99: never) when the defenders
+    (``ours``: their cards of it) lead their lowest card each time, he ducks with his highest
+    card under it, and the third card is the defenders' highest."""
+    rounds = 0
+    while his and ours:
+        rounds += 1
+        top = _extreme_power(ours, T, NULL, False)
+        ours &= ~(np.int64(1) << top)
+        below = his & _null_under(T, top)
+        if below == 0:
+            return rounds
+        his &= ~(np.int64(1) << _extreme_power(below, T, NULL, True))
+        if ours:
+            ours &= ~(np.int64(1) << _extreme_power(ours, T, NULL, True))
+    return 99

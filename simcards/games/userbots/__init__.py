@@ -73,8 +73,8 @@ the seat may know: its own hand, the public slots), ``T`` the rule tables, ``par
 seat's parameter row (the game's parameters, then the module's ``PARAMS``: a tuple of
 (name, default, meaning) whose first entry sits at index ``len(game.bots.params)``), ``rng`` the
 seat's stream (`simcards.rng.randint`). The game builds its batch loop around the function
-(`Support.build`); a function passed into compiled code cannot be cached, so every worker
-compiles that loop once per table (docs/own-bot.md, "A Numba bot", gives the cost). The seat's other
+(`Support.build`), cached on disk under a hash of the bot's code (`loops.user_code_key`): it
+compiles once per machine and bot version (docs/own-bot.md, "A Numba bot", gives the cost). The seat's other
 decisions (trump, bids, passes, games, announcements) are the heuristic's with its parameter
 row. A card id outside ``legal`` is the same one `BotError` (bot, seat, deal, legal cards): the
 loop raises it with the seat, and `simcards.games.seating.with_bots` plays the batch once more

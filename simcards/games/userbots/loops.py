@@ -4,8 +4,11 @@ which position it is in."""
 
 from __future__ import annotations
 
+import hashlib
+import sys
 import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,10 +27,75 @@ class Build:
     arrays to Python; it would cost the fast path a factor of four, so a table of Numba bots
     keeps the original setting). ``tag``: the name the rebuilt functions are cached under, set
     only when the build holds no user code (a table of Python bots: its loops are the same for
-    every Python bot, so they compile once per machine); a Numba bot's build is not cached."""
+    every Python bot, so they compile once per machine), or when a hash of the user code it
+    binds is part of it (a Numba bot's build: `user_code_key`)."""
 
     python: bool
     tag: str | None = None
+
+
+def user_code_key(links: tuple[tuple[int, Any], ...]) -> str:
+    """A hash of what the Numba user bots ``links`` [(kind id, function)] compile into a loop: the
+    kind ids, the functions' names, the source files of the modules outside simcards that they
+    and the functions they reach (globals, closures) are defined in, and the values of the
+    plain constants they read. It names the loops' cache entries, so a changed bot compiles
+    anew and an unchanged one loads. (simcards' own modules are keyed by `simcards._jit`; a
+    constant read as a module attribute, ``consts.X``, is covered through that module's file.)"""
+    digest = hashlib.sha256(b"user-code 1")
+    seen: set[int] = set()
+    files: set[tuple[str, str]] = set()
+
+    def visit(value, depth: int = 0) -> None:
+        func = getattr(value, "py_func", value)
+        if isinstance(value, types.ModuleType):
+            _module_file(value.__name__, files)
+            return
+        if not isinstance(func, types.FunctionType) or id(func) in seen or depth > 50:
+            return
+        seen.add(id(func))
+        _module_file(func.__module__, files)
+        digest.update(f"\n{func.__module__}.{func.__qualname__}".encode())
+        codes = [func.__code__]
+        while codes:
+            code = codes.pop()
+            codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+            for name in code.co_names:
+                if name not in func.__globals__:
+                    continue
+                target = func.__globals__[name]
+                if isinstance(target, (bool, int, float, complex, str, bytes, tuple)):
+                    digest.update(f"\n{name}={target!r}".encode())
+                elif hasattr(target, "tobytes") and hasattr(target, "dtype"):
+                    digest.update(f"\n{name}={target.dtype}{target.shape}".encode())
+                    digest.update(target.tobytes())
+                else:
+                    visit(target, depth + 1)
+        for cell in func.__closure__ or ():
+            try:
+                visit(cell.cell_contents, depth + 1)
+            except ValueError:  # an empty cell
+                pass
+
+    for kind_id, user in links:
+        digest.update(f"\nlink {kind_id}".encode())
+        visit(user)
+    for name, path in sorted(files):  # by module name and content: a moved clone still loads
+        digest.update(f"\n{name} ".encode() + hashlib.sha256(Path(path).read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def _module_file(name: str, files: set[tuple[str, str]]) -> None:
+    """Add module ``name`` and its source file to ``files`` when it is user code: not simcards
+    (keyed by its import graph), not an installed package or the standard library."""
+    module = sys.modules.get(name)
+    path = getattr(module, "__file__", None)
+    if not path or name.partition(".")[0] == "simcards" or not path.endswith(".py"):
+        return
+    resolved = str(Path(path).resolve())
+    if "site-packages" in resolved or "dist-packages" in resolved or \
+            resolved.startswith(str(Path(sys.base_prefix).resolve()) + "/lib"):
+        return
+    files.add((name, resolved))
 
 
 def rebuild(dispatcher, build: Build, **replace):

@@ -14,7 +14,7 @@ from simcards.errors import UserError
 from simcards.games.botspec import NUMBA_KIND, PYTHON_KIND, is_user_spec, per_seat, resolve_bots
 from simcards.games.userbots import callbacks
 from simcards.games.userbots.callbacks import EXPECTS
-from simcards.games.userbots.loops import NUMBA_ILLEGAL, Build
+from simcards.games.userbots.loops import NUMBA_ILLEGAL, Build, user_code_key
 from simcards.games.userbots.specs import (
     BotError,
     DealNotNoted,
@@ -132,11 +132,14 @@ _BUILDS: dict = {}
 
 
 def build_loops(game, has_python: bool, numba_links: tuple) -> dict:
-    """The game's loops for a table (built once per process and table make-up)."""
+    """The game's loops for a table (built once per process and table make-up; cached on disk,
+    a Numba bot's under a hash of its code)."""
     key = (type(game.user_bots), has_python, numba_links)
     if key not in _BUILDS:
         support = game.user_bots
-        tag = f"python_{support.family}" if has_python and not numba_links else None
+        tag = f"python_{support.family}" if has_python else f"numba_{support.family}"
+        if numba_links:  # the user code is part of the name: a changed bot compiles anew
+            tag += f"_{user_code_key(tuple(numba_links))}"
         _BUILDS[key] = support.build(tuple(numba_links), Build(has_python, tag))
     return _BUILDS[key]
 
