@@ -14,6 +14,12 @@ Across two builds: ``--games`` writes the declared games (or reads them, when th
 there), so both builds play the same declarations even when they bid apart; ``--save`` writes
 the ``--old`` row's scores with one build's python, and ``--against`` reads them as the old
 side in the other.
+
+``--rediscard`` measures the discard: each side lays away again from the declarer's twelve
+cards with its own build's `discard_for` and parameter row (same deals, declarer, contract, bid
+and play stream; Hand games keep the Skat, Null games the recorded discard). The declared games
+come from the shipped heuristic, so their recorded discard is the old build's own: save the old
+side without the switch in the old build, and compare with ``--against --rediscard`` in the new.
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ import polars as pl
 import simcards
 from simcards.cards import DECK32
 from simcards.games.skat import settle
+from simcards.games.skat import bots as skat_bots
 from simcards.games.skat.game import contract_name
-from simcards.games.skat.rules import PASSED
+from simcards.games.skat.rules import NULL, PASSED
 
 
 def parse(text: str) -> dict:
@@ -54,6 +61,20 @@ def list_scores(games: pl.DataFrame, points, tricks) -> np.ndarray:
     return out
 
 
+def rediscarded(game, games: pl.DataFrame, params: np.ndarray) -> pl.DataFrame:
+    """``games`` with each suit and Grand game's discard laid away again by this build's rule
+    with the declarer's parameter row (Hand games and Null games keep theirs)."""
+    discard = games["discard"].to_numpy().astype(np.int64).copy()
+    for k, row in enumerate(games.iter_rows(named=True)):
+        if row["hand_game"] or row["contract"] >= NULL:
+            continue
+        seat = row["declarer"]
+        cards12 = np.int64(row[f"hand_{seat}"] | row["skat"])
+        discard[k] = skat_bots.discard_for(np.int64(row["contract"]), cards12, game.tables,
+                                           params[seat])
+    return games.with_columns(pl.Series("discard", discard).cast(games["discard"].dtype))
+
+
 def summary(diff: np.ndarray) -> str:
     n = diff.size
     if n < 2:
@@ -73,6 +94,8 @@ def main() -> None:
     parser.add_argument("--games", default=None, help="the declared games: read if there, else written")
     parser.add_argument("--save", default=None, help="write the old row's scores here and stop")
     parser.add_argument("--against", default=None, help="the old side: scores written by --save")
+    parser.add_argument("--rediscard", action="store_true",
+                        help="each side discards again with its own rule (suit and Grand games)")
     args = parser.parse_args()
     game = simcards.load("skat")
     if args.games and Path(args.games).exists():
@@ -85,7 +108,11 @@ def main() -> None:
     contract = games["contract"].to_numpy()
 
     def play(text):
-        played = game.play_declared(games, args.seed, {"kind": "heuristic", "params": parse(text)})
+        bots = {"kind": "heuristic", "params": parse(text)}
+        declared = games
+        if args.rediscard:
+            declared = rediscarded(game, games, game.resolve_bots(bots)[1])
+        played = game.play_declared(declared, args.seed, bots)
         return (list_scores(games, played["points_declarer"].to_numpy(),
                             played["tricks_declarer"].to_numpy()), played["won"].to_numpy())
 

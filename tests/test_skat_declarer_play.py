@@ -124,3 +124,24 @@ def test_second_on_a_trump_lead_he_wins_with_his_lowest_trump_that_does():
              ["8H", "QH", "JD", "AC", "10C", "KC", "AS", "10S", "AD", "KD"]]
     state = _play(hands, ["7C", "7D"], declarer=2, contract="hearts", cards=("9H",))
     assert state.suggest() == "QH"
+
+
+def test_with_trumps_left_in_a_suit_game_he_leads_his_shortest_plain_suit():
+    # Hearts, forehand declares with JD 7H: no trump to draw, no master to cash; he leads his
+    # lone 7C to be void in clubs and ruff them later (he used to lead 8S, his longest suit)
+    hands = [["JC", "JS", "AC", "10C", "KC", "QC", "9C", "AH", "10H", "KH"],
+             ["JD", "7H", "KS", "QS", "9S", "8S", "7C", "KD", "QD", "9D"],
+             ["8C", "AS", "10S", "JH", "QH", "9H", "8H", "AD", "10D", "8D"]]
+    state = _play(hands, ["7S", "7D"], declarer=1, contract="hearts")
+    assert state.suggest() == "7C"
+
+
+def test_in_a_grand_he_cashes_a_master_even_where_a_defender_is_void():
+    # Grand, forehand declares with JD; AD took the first trick, rearhand void in diamonds:
+    # 10D is the master and he cashes it; a void defender can only take it with a jack (he used
+    # to keep it while jacks were out, and led 9C)
+    hands = [["AC", "10C", "8C", "7C", "AH", "10H", "8H", "7H", "QS", "9S"],
+             ["JD", "AD", "10D", "9D", "KC", "QC", "9C", "KH", "QH", "9H"],
+             ["JC", "JS", "JH", "KD", "QD", "8D", "7D", "AS", "10S", "KS"]]
+    state = _play(hands, ["7S", "8S"], declarer=1, contract="grand", cards=("AD", "7D", "7C"))
+    assert state.suggest() == "10D"
