@@ -31,29 +31,29 @@ from simcards.games.skat.rules import GRAND, JACKS_MASK, NULL, T_BEATERS, T_POIN
 
 PARAMS = (
     # the estimates' weights and centres: `python -m simcards.games.skat.calibrate` (40,000
-    # deals) with the declarer play of this module; the Null fit is unchanged by it
+    # deals) with the declarer play, discard and Null defence of this module
     # suit-game estimate: logistic((score - suit_center) / suit_scale)
-    ("suit_w_trump", 1.02, "suit estimate: each trump held (jacks included)"),
-    ("suit_w_jack", 0.39, "suit estimate: each jack, on top of counting as a trump"),
-    ("suit_w_club_jack", 0.23, "suit estimate: the club jack, on top"),
-    ("suit_w_trump_high", 0.52, "suit estimate: the ace and the ten of trumps, each"),
-    ("suit_w_side_ace", 1.11, "suit estimate: each ace of a plain suit"),
-    ("suit_w_side_ten", 0.35, "suit estimate: each plain ten held with its ace or two more cards"),
-    ("suit_w_void", 0.16, "suit estimate: each plain suit the hand is void in"),
-    ("suit_center", 6.43, "suit estimate: the score with an even chance"),
+    ("suit_w_trump", 0.99, "suit estimate: each trump held (jacks included)"),
+    ("suit_w_jack", 0.36, "suit estimate: each jack, on top of counting as a trump"),
+    ("suit_w_club_jack", 0.25, "suit estimate: the club jack, on top"),
+    ("suit_w_trump_high", 0.55, "suit estimate: the ace and the ten of trumps, each"),
+    ("suit_w_side_ace", 1.1, "suit estimate: each ace of a plain suit"),
+    ("suit_w_side_ten", 0.32, "suit estimate: each plain ten held with its ace or two more cards"),
+    ("suit_w_void", 0.1, "suit estimate: each plain suit the hand is void in"),
+    ("suit_center", 6.16, "suit estimate: the score with an even chance"),
     ("suit_scale", 1.0, "suit estimate: score per logistic unit"),
     # Grand estimate
-    ("grand_w_jack", 1.55, "Grand estimate: each jack"),
-    ("grand_w_club_jack", 0.44, "Grand estimate: the club jack, on top"),
-    ("grand_w_ace", 1.23, "Grand estimate: each ace"),
-    ("grand_w_ten", 0.58, "Grand estimate: each ten held with its ace or two more cards"),
+    ("grand_w_jack", 1.61, "Grand estimate: each jack"),
+    ("grand_w_club_jack", 0.4, "Grand estimate: the club jack, on top"),
+    ("grand_w_ace", 1.2, "Grand estimate: each ace"),
+    ("grand_w_ten", 0.56, "Grand estimate: each ten held with its ace or two more cards"),
     ("grand_w_long", 0.08, "Grand estimate: each card beyond three in a suit headed by its ace"),
-    ("grand_center", 5.48, "Grand estimate: the score with an even chance"),
+    ("grand_center", 5.36, "Grand estimate: the score with an even chance"),
     ("grand_scale", 1.0, "Grand estimate: score per logistic unit"),
     # Null estimate: logistic((null_center - danger) / null_scale)
-    ("null_center", 9.9, "Null estimate: the danger (sum over cards of how far a card sits above "
+    ("null_center", 7.6, "Null estimate: the danger (sum over cards of how far a card sits above "
                          "the safe 7-9-J-K ladder of its suit) with an even chance"),
-    ("null_scale", 4.88, "Null estimate: danger per logistic unit"),
+    ("null_scale", 4.91, "Null estimate: danger per logistic unit"),
     # thresholds per family and for Hand and Null Ouvert: the equilibrium of configs/tune-skat.toml
     # with the declarer play and estimates of this version (Seeger-Fabian per deal; a best
     # response to them gains -0.021 per deal, 95% interval -0.060 .. +0.018, on 200,000 fresh
