@@ -27,11 +27,15 @@ from skat_play_ab import list_scores, summary  # the sibling script: list scores
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=2400)
-    parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--seat", type=int, default=0)
-    parser.add_argument("--save", default=None)
+    parser.add_argument("--deals", type=int, default=2400,
+                        help="deals the heuristic bids and declares (default 2,400)")
+    parser.add_argument("--seed", type=int, default=15, help="the deals' seed (default 15)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first deal index, to split a run over processes (default 0)")
+    parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2),
+                        help="the seat whose declared games pimc plays again (default 0)")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help="write the per-game scores to this Parquet file")
     args = parser.parse_args()
     game = simcards.load("skat")
     deals = game.simulate(args.deals, seed=args.seed, start=args.start, bots="heuristic")

@@ -408,7 +408,7 @@ class ParamRange:
 
 TUNE_KEYS = ("name", "ruleset", "deals", "matches", "seed", "workers", "objective", "rules",
              "baseline", "tune", "grid", "verify", "verify_seed", "output", "chunk_size",
-             "mode", "tolerance", "max_iterations")
+             "mode", "tolerance", "max_iterations", "damping")
 TUNE_MODES = ("baseline", "equilibrium")  # equilibrium: simcards/tune/equilibrium.py
 MAX_ITERATIONS = 100  # each iteration is a whole tune; a run that needs more is not converging
 
@@ -429,10 +429,11 @@ class TuneConfig:
     workers: int = 1
     chunk_size: int = 500
     output: str = "reports"
-    # equilibrium tuning (simcards/tune/equilibrium.py); "baseline" mode ignores the other two
+    # equilibrium tuning (simcards/tune/equilibrium.py); "baseline" mode ignores the other three
     mode: str = "baseline"
     tolerance: float = 0.0
     max_iterations: int = 6
+    damping: float = 0.0  # the share of the way to a best response the next profile does not go
 
     def bots(self, params: dict[str, float], tuned_seats: tuple[int, ...], n_seats: int) -> list:
         """Per-seat bot specs: the tuned bot at ``tuned_seats``, the baseline elsewhere."""
@@ -454,6 +455,8 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         mode = "baseline"             # or "equilibrium": iterate best responses to the last one
         tolerance = 0.0               # equilibrium: a verified gain below this is no gain
         max_iterations = 6            # equilibrium: stop here at the latest
+        damping = 0.0                 # equilibrium: 0.5 = the next profile goes half-way to the
+                                      # best response (for best responses that overshoot and cycle)
         [baseline]                    # the bot the tuned one starts from and plays against
         kind = "heuristic"
         [tune]                        # parameter = [low, high] or [low, high, resolution]
@@ -529,6 +532,11 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
         problems.append(("tolerance", tolerance, "a finite number >= 0 (the objective's unit per "
                                                  "deal or match)"))
     _int_problem("max_iterations", data.get("max_iterations", 6), 1, problems, MAX_ITERATIONS)
+    damping = data.get("damping", 0.0)
+    if (isinstance(damping, bool) or not isinstance(damping, (int, float))
+            or not 0 <= damping < 1):
+        problems.append(("damping", damping, "a number from 0 (each iteration plays against the "
+                                             "best response before it) to below 1"))
     if problems:
         raise ConfigError(source, problems)
     return TuneConfig(name=name, ruleset=ruleset, units=units, seed=seed, objective=objective,
@@ -536,7 +544,8 @@ def load_tune_config(path: str | Path, **overrides: Any) -> TuneConfig:
                       grid=data.get("grid", 9), verify=verify,
                       verify_seed=verify_seed, workers=workers,
                       chunk_size=data.get("chunk_size", 500), output=output, mode=mode,
-                      tolerance=float(tolerance), max_iterations=data.get("max_iterations", 6))
+                      tolerance=float(tolerance), max_iterations=data.get("max_iterations", 6),
+                      damping=float(damping))
 
 
 def tunable_params(game, baseline: dict) -> dict[str, float]:

@@ -122,6 +122,28 @@ def test_stops_at_max_iterations_and_says_so(tmp_path, monkeypatch):
     assert data["converged"] is False and len(data["iterations"]) == 3
 
 
+def test_damping_settles_best_responses_that_overshoot(tmp_path, monkeypatch):
+    """Best response 150 - 1.5 y overshoots its fixed point 60: plain iterations swing to the
+    range's edges (25 -> 100 -> 0 -> 100) and never settle; with damping 0.5 each profile goes
+    half-way to its best response (on the resolution grid) and the run settles near 60."""
+    def overshoot(y):
+        return 150 - 1.5 * y
+
+    plain, _ = run(monkeypatch, config(tmp_path, start=25.0, max_iterations=4), overshoot)
+    assert not plain.converged
+    damped, lines = run(monkeypatch, config(tmp_path, start=25.0, max_iterations=10, damping=0.5),
+                        overshoot)
+    assert damped.converged and abs(damped.shipped[PARAM] - 60) <= 6
+    its = damped.iterations
+    for before, it in zip(its, its[1:]):
+        halfway = before.against[PARAM] + 0.5 * (before.best[PARAM] - before.against[PARAM])
+        assert abs(it.against[PARAM] - halfway) <= 0.25 and it.against[PARAM] % 0.5 == 0
+    paths = write_equilibrium_outputs(damped, "simcards tune eq.toml")
+    assert "damping 0.5" in paths["thresholds"].read_text()
+    assert json.loads(paths["iterations"].read_text())["damping"] == 0.5
+    assert "With damping 0.5" in paths["markdown"].read_text()
+
+
 def test_a_value_at_the_edge_of_its_range_is_named_and_never_settles(tmp_path, monkeypatch):
     """The best response lies above the range: the search ends at its high edge. However small
     the later gains, the run does not claim an equilibrium, and says which parameter to widen."""
@@ -188,6 +210,9 @@ def tiny_config(tmp_path, extra: str = "") -> Path:
     ("max_iterations = 1_000_000_000", "max_iterations", "an integer from 1 to 100"),
     ("tolerance = -0.5", "tolerance", "a finite number >= 0"),
     ("tolerance = inf", "tolerance", "a finite number >= 0"),
+    ("damping = 1", "damping", "a number from 0"),
+    ("damping = -0.25", "damping", "a number from 0"),
+    ("damping = true", "damping", "a number from 0"),
 ])
 def test_bad_equilibrium_input_is_one_message_and_exit_2(tmp_path, capsys, extra, key, allowed):
     cfg = tiny_config(tmp_path, f'mode = "equilibrium"\n{extra}' if key != "mode" else extra)

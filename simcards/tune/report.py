@@ -94,6 +94,9 @@ def _path_chart(result, rng, path: Path) -> None:
     xs = list(range(len(result.iterations) + 1))
     ys = [result.baseline_values[rng.name]] + [it.best[rng.name] for it in result.iterations]
     ax.plot(xs, ys, marker="o", ms=4, color="#4C78A8", label="best response")
+    if result.config.damping:  # the profiles played against differ from the best responses
+        ax.plot(xs[1:], [it.against[rng.name] for it in result.iterations], marker="s", ms=4,
+                color="#F58518", ls=":", label="profile played against")
     ax.axhline(result.shipped[rng.name], color="#E45756", lw=1.5,
                label=f"shipped {result.shipped[rng.name]:g}")
     for limit in (rng.low, rng.high):
@@ -175,14 +178,18 @@ def write_equilibrium_report(result, out_dir: Path) -> dict[str, Path]:
                      **{f"best_{k}": x for k, x in it.best.items()},
                      "gain": v["gain"], "lo": v["lo"], "hi": v["hi"], "units": v["units"],
                      "settled": it.settled, "verdict": it.verdict()})
+    damping = (f" With damping {c.damping:g}, iteration k instead played against the profile "
+               f"{1 - c.damping:g} of the way from iteration k-1's profile to its best response "
+               f"(orange in the charts), so best responses that overshoot do not cycle."
+               if c.damping else "")
     iterations = Section(
         "Iterations",
         f"Iteration k searched against copies of iteration k-1's best response on its own tuning "
         f"seed ({c.units:,} {units} per candidate, in duplicate), starting from those values, and "
         f"verified its best response against them on its own seed ({c.verify:,} {units}). No gain: "
         f"the interval includes 0 or the gain is below the tolerance ({c.tolerance:g} per {unit}); "
-        f"a value within one resolution step of its range's edge never counts as settled.",
-        figures=path_figures, tables=[Table("iterations", pl.DataFrame(rows), "Iterations")])
+        f"a value within one resolution step of its range's edge never counts as settled."
+        + damping, figures=path_figures, tables=[Table("iterations", pl.DataFrame(rows), "Iterations")])
 
     curve_figures, curve_tables = [], []
     for name, profile in last.result.profiles.items():
