@@ -812,3 +812,54 @@ def test_a_numba_bots_loop_is_cached_under_its_code_and_a_changed_bot_compiles_a
         sys.path.remove(str(tmp_path))
         sys.dont_write_bytecode = writing
         sys.modules.pop("cachedbot", None)
+
+
+def test_the_code_key_sees_closures_modules_reached_through_attributes_and_code_without_a_file(
+        tmp_path):
+    """`user_code_key` tells apart what would otherwise load a stale loop: two bots of one
+    factory that differ only in a closure value, an edit to a module that a helper module reached
+    as ``helpers.f`` imports, and two functions without a source file (a notebook's)."""
+    import importlib
+
+    from simcards.games.userbots.loops import user_code_key
+
+    def key(func) -> str:
+        return user_code_key(((100, func),))
+
+    def make(step):
+        def choose_card(kind, legal, st, T, params, rng):
+            return step
+        return choose_card
+
+    assert key(make(2)) == key(make(2)) and key(make(2)) != key(make(5))
+
+    (tmp_path / "keybot.py").write_text(
+        "import keyhelpers\n\ndef choose_card(kind, legal, st, T, params, rng):\n"
+        "    return keyhelpers.first(legal)\n")
+    (tmp_path / "keyhelpers.py").write_text(
+        "import keydeep\n\ndef first(legal):\n    return keydeep.pick(legal)\n")
+    names = ("keybot", "keyhelpers", "keydeep")
+
+    def load(deep_body: str):
+        (tmp_path / "keydeep.py").write_text(f"def pick(legal):\n    return {deep_body}\n")
+        importlib.invalidate_caches()
+        for name in names:
+            sys.modules.pop(name, None)
+        return importlib.import_module("keybot").choose_card
+
+    sys.path.insert(0, str(tmp_path))
+    sys.dont_write_bytecode, writing = True, sys.dont_write_bytecode
+    try:
+        assert key(load("0")) == key(load("0")) != key(load("1"))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.dont_write_bytecode = writing
+        for name in names:
+            sys.modules.pop(name, None)
+
+    def no_file(body: str):
+        namespace = {"__name__": "__main__"}
+        exec(f"def choose_card(kind, legal, st, T, params, rng):\n    return {body}\n", namespace)
+        return namespace["choose_card"]
+
+    assert key(no_file("legal & 1")) == key(no_file("legal & 1")) != key(no_file("legal & 2"))

@@ -240,7 +240,9 @@ def tune_equilibrium(config, log: Callable[[str], None] = print) -> EquilibriumR
 def damped_profile(against: dict[str, float], best: dict[str, float], config) -> dict[str, float]:
     """The next iteration's profile: the share 1 - damping of the way from ``against`` to its best
     response ``best``, each value on its range's resolution grid (from the range's low end) and
-    within the range. With damping 0 it is the best response itself."""
+    within the range. With damping 0 it is the best response itself. A best response one step
+    away may round back to the profile's own value: the profile is then within one resolution
+    step of its best response, and the next iteration tries it again on fresh seeds."""
     if config.damping == 0:
         return dict(best)
     out = {}
@@ -275,7 +277,9 @@ def equilibrium_thresholds_toml(result: EquilibriumResult, command: str) -> str:
     unit = _unit(c)
     units = "matches" if unit == "match" else "deals"
     params = {**c.baseline.get("params", {}), **{k: round(x, 6) for k, x in result.shipped.items()}}
-    path = [f"#   {it.number}: {_values(it.best)}: {it.verification['gain']:+.4g} "
+    path = [f"#   {it.number}: {_values(it.best)}"
+            + (f" (against {_values(it.against)})" if c.damping else "")
+            + f": {it.verification['gain']:+.4g} "
             f"({it.verification['lo']:+.4g} .. {it.verification['hi']:+.4g}), {it.verdict()}"
             for it in result.iterations]
     lines = [

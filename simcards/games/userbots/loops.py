@@ -41,14 +41,32 @@ def user_code_key(links: tuple[tuple[int, Any], ...]) -> str:
     plain constants they read. It names the loops' cache entries, so a changed bot compiles
     anew and an unchanged one loads. (simcards' own modules are keyed by `simcards._jit`; a
     constant read as a module attribute, ``consts.X``, is covered through that module's file.)"""
-    digest = hashlib.sha256(b"user-code 1")
+    digest = hashlib.sha256(b"user-code 2")
     seen: set[int] = set()
     files: set[tuple[str, str]] = set()
+
+    def constant(name: str, value) -> bool:
+        """Hash a plain constant or an array (Numba freezes both into the loop); False for
+        anything else."""
+        if isinstance(value, (bool, int, float, complex, str, bytes, tuple, type(None))):
+            digest.update(f"\n{name}={value!r}".encode())
+        elif hasattr(value, "tobytes") and hasattr(value, "dtype"):
+            digest.update(f"\n{name}={value.dtype}{value.shape}".encode())
+            digest.update(value.tobytes())
+        else:
+            return False
+        return True
 
     def visit(value, depth: int = 0) -> None:
         func = getattr(value, "py_func", value)
         if isinstance(value, types.ModuleType):
-            _module_file(value.__name__, files)
+            if id(value) in seen or depth > 50:
+                return
+            seen.add(id(value))
+            if _module_file(value.__name__, files):  # user code: what its functions reach too
+                for member in list(vars(value).values()):
+                    if getattr(getattr(member, "py_func", member), "__module__", None) == value.__name__:
+                        visit(member, depth + 1)
             return
         if not isinstance(func, types.FunctionType) or id(func) in seen or depth > 50:
             return
@@ -58,23 +76,24 @@ def user_code_key(links: tuple[tuple[int, Any], ...]) -> str:
         codes = [func.__code__]
         while codes:
             code = codes.pop()
-            codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-            for name in code.co_names:
-                if name not in func.__globals__:
-                    continue
-                target = func.__globals__[name]
-                if isinstance(target, (bool, int, float, complex, str, bytes, tuple)):
-                    digest.update(f"\n{name}={target!r}".encode())
-                elif hasattr(target, "tobytes") and hasattr(target, "dtype"):
-                    digest.update(f"\n{name}={target.dtype}{target.shape}".encode())
-                    digest.update(target.tobytes())
+            # the compiled code itself: a function without a source file (a notebook's) counts too
+            digest.update(code.co_code)
+            for c in code.co_consts:
+                if isinstance(c, types.CodeType):
+                    codes.append(c)
                 else:
-                    visit(target, depth + 1)
-        for cell in func.__closure__ or ():
+                    constant("const", c)
+            for name in code.co_names:
+                if name in func.__globals__ and not constant(name, func.__globals__[name]):
+                    visit(func.__globals__[name], depth + 1)
+        # closure values: two bots from one factory differ only here (`make(2)`, `make(5)`)
+        for name, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
             try:
-                visit(cell.cell_contents, depth + 1)
+                value = cell.cell_contents
             except ValueError:  # an empty cell
-                pass
+                continue
+            if not constant(name, value):
+                visit(value, depth + 1)
 
     for kind_id, user in links:
         digest.update(f"\nlink {kind_id}".encode())
@@ -84,18 +103,20 @@ def user_code_key(links: tuple[tuple[int, Any], ...]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _module_file(name: str, files: set[tuple[str, str]]) -> None:
+def _module_file(name: str, files: set[tuple[str, str]]) -> bool:
     """Add module ``name`` and its source file to ``files`` when it is user code: not simcards
-    (keyed by its import graph), not an installed package or the standard library."""
+    (keyed by its import graph), not an installed package or the standard library. True when it
+    is user code."""
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None)
     if not path or name.partition(".")[0] == "simcards" or not path.endswith(".py"):
-        return
+        return False
     resolved = str(Path(path).resolve())
     if "site-packages" in resolved or "dist-packages" in resolved or \
             resolved.startswith(str(Path(sys.base_prefix).resolve()) + "/lib"):
-        return
+        return False
     files.add((name, resolved))
+    return True
 
 
 def rebuild(dispatcher, build: Build, **replace):
