@@ -15,9 +15,10 @@ Double-dummy defenders see every hand, so "lost from the first card" is an upper
 the choice costs: real defenders fail to find some of those defences.
 
 ``--alternatives N`` then takes up to N of the suit games (won or lost) and asks the solver
-whether the same twelve cards with the same discard, played as a Grand from the same seat and
-bid, make it under perfect play: the Grands the bots' choice leaves as suit games, by the
-Grand estimate the bidding saw (the heuristic's ``estimate`` of the ten cards).
+whether the same twelve cards with the same discard, played as a Grand from the same seat (at a
+bid of 18, so never overbid), make it under perfect play: the Grands the bots' choice leaves as
+suit games, by the Grand estimate the bidding saw (the heuristic's ``estimate`` of the ten
+cards).
 """
 
 from __future__ import annotations

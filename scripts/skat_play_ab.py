@@ -1,7 +1,7 @@
 """Skat declarer play A/B: the heuristic with two parameter rows on the same declared games.
 
     python scripts/skat_play_ab.py --deals 20000 --seed 21 --new pull_trumps_min=2 [--old k=v,...]
-    python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --save new.parquet
+    python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet
     OTHER/python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --save old.parquet
     python scripts/skat_play_ab.py --deals 60000 --seed 21 --games games.parquet --against old.parquet
 

@@ -27,8 +27,8 @@ def test_a_doubleton_without_its_ace_goes_whole_for_a_void():
 
 
 def test_never_a_trump_an_ace_or_a_ten_with_its_ace():
-    # Grand: jacks are trumps; the aces and the ten beside its ace stay, and the loose ten and
-    # the lone king (two voids) go
+    # Grand: jacks are trumps; the aces and the ten beside its ace stay, and the spade
+    # doubleton 10S KS goes (a void)
     hand = ["JC", "JS", "JH", "AC", "10C", "KC", "AD", "10D", "AH", "10H", "10S", "KS"]
     assert _discard(hand, GRAND) == sorted(["10S", "KS"])
 

@@ -80,9 +80,22 @@ def test_second_in_a_grand_he_ducks_a_low_lead_while_jacks_are_out():
 
 
 def test_a_suit_both_defenders_showed_void_in_is_not_out():
+    # Hand Clubs: both defenders showed no trump on his JS, so the 7C he has not seen lies in
+    # the Skat; no trump is out, and he cashes his AS instead of drawing a trump nobody holds
+    # (without the rule he leads JH)
+    hands = [["8S", "7S", "8H", "7H", "AD", "10D", "KD", "QD", "9D", "8D"],
+             ["JC", "JS", "JH", "JD", "AC", "10C", "KC", "QC", "9C", "AS"],
+             ["8C", "10S", "KS", "QS", "9S", "AH", "10H", "KH", "QH", "9H"]]
+    state = _play(hands, ["7C", "7D"], declarer=1, contract="clubs", hand=True,
+                  cards=("JC", "8C", "8D", "JS", "9H", "9D"))
+    assert state.suggest() == "AS"
+
+
+def test_in_a_grand_he_cashes_a_master_when_no_trump_is_out():
     # Hand Grand (deal 1905 of seed 15): both defenders showed no trump on his JS, so the JH
     # he has not seen lies in the Skat; after his aces the 10S is a master to cash (he used
-    # to fear a ruff and lead 7D, and the defenders took the last four tricks)
+    # to fear a ruff and lead 7D, and the defenders took the last four tricks). The Grand's
+    # cash-masters rule now decides it too
     hands = [["JC", "AC", "7D", "8D", "AD", "AH", "10S", "JS", "KS", "AS"],
              ["8C", "9D", "JD", "KD", "8H", "QH", "KH", "7S", "9S", "QS"],
              ["7C", "10C", "QC", "KC", "10D", "QD", "7H", "9H", "10H", "8S"]]

@@ -301,7 +301,7 @@ def _discard_suit_game(cards12, contract, T, params):
     bonus = params[P_DISCARD_VOID]
     # a pair with a trump or an ace costs 50 or more against one of two other plain cards,
     # which gives up at most one void bonus: seek among those while two are left (the same
-    # choice while discard_void_bonus is below 45; all 66 pairs cost a quarter of the speed)
+    # choice while discard_void_bonus is at most 30; all 66 pairs cost a quarter of the speed)
     pool = plain & ~_ACES
     if popcount(pool) < 2:
         pool = cards12
@@ -361,8 +361,8 @@ def discard_for(contract, cards12, T, params):
 def expected_score(contract, ouvert, hand_game, cards12, bid, p, seeger, T):
     """The declarer's expected score of a game he wins with chance ``p``: +value when won,
     -2 x value when lost, and in Seeger-Fabian (``seeger``) 50 more either way. The value is
-    the game's without Schneider, or the bid when that is higher (an overbid loses at the
-    bid's value)."""
+    the game's without Schneider, or the bid when that is higher (an approximation: the rules
+    settle an overbid at the lowest multiple of the base value that reaches the bid)."""
     if contract == NULL:
         value = (59 if hand_game else 46) if ouvert else (35 if hand_game else 23)
     else:
@@ -377,10 +377,13 @@ def expected_score(contract, ouvert, hand_game, cards12, bid, p, seeger, T):
 
 @kernel
 def choose_game(hand10, cards12, held, hand_game, bid, T, params):
-    """The heuristic's game for its cards: (contract, Ouvert, discard, estimate). The declarer plays ``held`` (his ten dealt cards in a Hand game, his twelve less a
+    """The heuristic's game for its cards: (contract, Ouvert, discard, estimate).
+
+    The declarer plays ``held`` (his ten dealt cards in a Hand game, his twelve less a
     chosen discard), or, with ``held`` = -1, each game with its own discard (`discard_for`).
     Of the games that reach the bid without announcements, the one of highest expected score
-    (`expected_score`): Null Ouvert where the Null estimate clears the Ouvert threshold, a game
+    (`expected_score`): Null Ouvert where the Null estimate clears the Ouvert threshold (the
+    threshold decides, not the expected scores: one Null estimate serves both forms), a game
     that needs Schneider to reach the bid weighed down. When none reaches it, the highest suit
     or Grand, which is overbid."""
     seeger = T[T_RULES + R_SCORING] == SCORING_SEEGER
