@@ -56,11 +56,11 @@ PARAMS = (
     ("null_scale", 4.91, "Null estimate: danger per logistic unit"),
     # thresholds per family and for Hand and Null Ouvert: the equilibrium of configs/tune-skat.toml
     # with the play, choice of game and estimates of this version (Seeger-Fabian per deal; a best
-    # response to them gains +0.063 per deal, 95% interval -0.003 .. +0.129, on 400,000 fresh
+    # response to them gains -0.013 per deal, 95% interval -0.060 .. +0.035, on 400,000 fresh
     # deals; the config's comments give the iterations)
-    ("suit_threshold", 0.61, "bid a suit game when its estimate reaches this"),
-    ("grand_threshold", 0.71, "bid a Grand when its estimate reaches this"),
-    ("null_threshold", 0.34, "bid a Null when its estimate reaches this"),
+    ("suit_threshold", 0.62, "bid a suit game when its estimate reaches this"),
+    ("grand_threshold", 0.7, "bid a Grand when its estimate reaches this"),
+    ("null_threshold", 0.23, "bid a Null when its estimate reaches this"),
     ("hand_threshold", 0.91, "play Hand (bid one level more) when the estimate reaches this"),
     ("ouvert_threshold", 0.59, "declare Null Ouvert when the Null estimate reaches this"),
     # declaration and play
