@@ -501,7 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "in duplicate matches against a baseline bot; writes "
                         "reports/<name>/thresholds.toml (includable in a run config) and a report. "
                         "With mode = \"equilibrium\" in the config, iterate: each iteration tunes "
-                        "against the one before, until two in a row find no gain (or "
+                        "against the one before's best response (with damping, against a "
+                        "profile part of the way to it), until two in a row find no gain (or "
                         "max_iterations); it also writes iterations.json.",
                         "tune TOML (see configs/tune-*.toml)")
     p.add_argument("--units", type=_integer_arg, help="deals (matches for match rulesets) per candidate")

@@ -10,7 +10,7 @@ With ``damping`` d > 0, iteration k plays instead against the profile that goes 
 of the way from iteration k-1's profile to its best response (each value rounded to its range's
 resolution). Bidding thresholds often overshoot: against bold bidders the best response is
 cautious, against cautious ones bold, and plain best responses then cycle around the profile
-that answers itself (simcards' Skat suit threshold went 0.53, 0.64, 0.61, 0.53, 0.64).
+that answers itself (simcards' Skat suit threshold went 0.53, 0.64, 0.61, 0.53 in one run).
 Damped steps shrink the swing until a profile is its own best response; the stopping rule and
 what ships are the same.
 
